@@ -1,0 +1,55 @@
+// GPU architectures and their shared-memory limits.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "tilefit/model/bytes.hpp"
+
+namespace tilefit::model {
+
+/// Shared-memory and occupancy limits of one GPU (from the device or the built-in table).
+struct Limits {
+  int sm = 0;                    ///< compute capability as major*10+minor (90, 120, ...)
+  Bytes optin_per_block = 0;     ///< cudaDevAttrMaxSharedMemoryPerBlockOptin
+  Bytes per_sm = 0;              ///< cudaDevAttrMaxSharedMemoryPerMultiprocessor
+  Bytes reserved_per_block = 0;  ///< cudaDevAttrReservedSharedMemoryPerBlock
+  Bytes default_per_block = 0;   ///< cudaDevAttrMaxSharedMemoryPerBlock (no opt-in)
+  int max_ctas_per_sm = 0;       ///< cudaDevAttrMaxBlocksPerMultiprocessor
+  int regs_per_sm = 0;           ///< cudaDevAttrMaxRegistersPerMultiprocessor
+  int threads_per_sm = 0;        ///< cudaDevAttrMaxThreadsPerMultiProcessor
+
+  bool operator==(const Limits&) const = default;
+};
+
+/// One row of the built-in architecture table.
+struct ArchInfo {
+  Limits limits;
+  std::string_view examples;  ///< products with this compute capability
+  std::string_view source;    ///< where the numbers come from
+};
+
+/// The built-in table, sm_70 ... sm_121, in ascending order.
+std::span<const ArchInfo> builtin_archs();
+
+/// The table row for `sm`, if any.
+const ArchInfo* find_arch(int sm);
+
+/// Parses "sm90", "sm_90a", "SM_100f", "90", "9.0", "12.1", "compute_120" into 90/120/...
+/// Returns nullopt for anything else (including unknown numbers: check with find_arch).
+std::optional<int> parse_arch(std::string_view s);
+
+/// "sm_90", "sm_120".
+std::string arch_name(int sm);
+
+/// Accepted spellings, for error messages.
+std::string arch_choices();
+
+/// CTAs per SM that shared memory alone allows (../shared/docs/design.md):
+///   floor(per_sm / (smem + reserved_per_block)), capped by max_ctas_per_sm.
+/// 0 when smem exceeds the per-block opt-in limit.
+int ctas_per_sm(Bytes smem, const Limits& lim);
+
+}  // namespace tilefit::model

@@ -1,0 +1,187 @@
+#include "tilefit/model/evaluate.hpp"
+
+#include <string>
+
+#include "tilefit/model/config_limits.hpp"
+
+namespace tilefit::model {
+namespace {
+
+std::string b(Bytes x) { return std::to_string(x) + " B"; }
+
+std::string overflow_text(Overflow o) {
+  switch (o) {
+    case Overflow::RuntimeInitialize:
+      return "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails and "
+             "GemmUniversalAdapter::initialize() returns kErrorInternal";
+    case Overflow::CompileStaticAssert:
+      return "CUTLASS's device-side static_assert \"SMEM usage exceeded capacity\" rejects it at "
+             "compile time";
+  }
+  return "";
+}
+
+/// Which family models `cfg`, and why; nullptr with the reason when none does.
+const KernelFamily* select_family(const KernelConfig& cfg, std::string& reason) {
+  if (!cfg.family.empty()) {
+    const KernelFamily* f = find_family(cfg.family);
+    reason = f ? "given in the config" : "unknown family '" + cfg.family + "'";
+    return f;
+  }
+  for (const KernelFamily* f : families()) {
+    if (auto why = f->claims(cfg, cfg.arch)) {
+      reason = "inferred: " + *why;
+      return f;
+    }
+  }
+  reason = "no modelled CUTLASS kernel family builds " + operand_name(cfg.a) + " x " +
+           operand_name(cfg.b) + " for " + arch_name(cfg.arch) + " (families: " +
+           family_choices() + ")";
+  return nullptr;
+}
+
+}  // namespace
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::Fits: return "fits";
+    case Status::DoesNotFit: return "does_not_fit";
+    case Status::Invalid: return "invalid";
+  }
+  return "?";
+}
+
+int max_fitting_stages(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
+                       Bytes limit) {
+  auto fits = [&](int s) { return family.storage(cfg, plan, s).kernel.size <= limit; };
+  int lo = plan.min_stages < 1 ? 1 : plan.min_stages;
+  if (!fits(lo)) return 0;
+  // SharedStorage grows with the stage count: gallop, then bisect (lo fits, hi does not).
+  int hi = lo + 1;
+  while (hi <= kMaxStages && fits(hi)) {
+    lo = hi;
+    hi = hi * 2 > kMaxStages ? kMaxStages + 1 : hi * 2;
+  }
+  if (hi > kMaxStages) {
+    if (lo < kMaxStages && fits(kMaxStages)) return kMaxStages;
+    hi = kMaxStages + 1;
+  }
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+Result evaluate(const KernelConfig& cfg, const Limits& target) {
+  Result r;
+  r.name = cfg.name;
+  r.arch = cfg.arch;
+  r.limit_bytes = target.optin_per_block;
+
+  const KernelFamily* family = select_family(cfg, r.family_reason);
+  if (family == nullptr) {
+    r.status = Status::Invalid;
+    r.notes.push_back(r.family_reason);
+    return r;
+  }
+  r.family = std::string(family->name());
+  if (!family->runs_on(cfg.arch)) {
+    r.status = Status::Invalid;
+    r.notes.push_back("family " + r.family + " does not run on " + arch_name(cfg.arch));
+    return r;
+  }
+
+  const BuildPlan plan = family->plan(cfg);
+  r.kernel = plan.kernel;
+  r.stages = plan.stages;
+  r.auto_stages = plan.auto_stages;
+  for (const std::string& why : plan.invalid) r.notes.push_back(why);
+
+  const bool builds = plan.sizes_known && plan.stages >= plan.min_stages;
+  if (plan.sizes_known) r.max_stages = max_fitting_stages(*family, cfg, plan, r.limit_bytes);
+  if (builds) {
+    const Storage st = family->storage(cfg, plan, plan.stages);
+    r.smem_bytes = st.kernel.size;
+    r.breakdown = st.kernel;
+    r.epilogue_smem = st.epilogue_shared;
+    r.mainloop_smem = st.mainloop_shared;
+    r.headroom_bytes = r.limit_bytes - st.kernel.size;
+  }
+
+  auto max_stage_text = [&]() -> std::string {
+    if (r.max_stages == 0) {
+      if (!plan.sizes_known) return "";
+      const int s = plan.min_stages < 1 ? 1 : plan.min_stages;
+      const Bytes need = family->storage(cfg, plan, s).kernel.size;
+      return "even StageCount<" + std::to_string(s) + "> needs " + b(need) + " > " +
+             b(r.limit_bytes) + ": choose a smaller tile";
+    }
+    const Bytes need = family->storage(cfg, plan, r.max_stages).kernel.size;
+    return "StageCount<" + std::to_string(r.max_stages) + "> needs " + b(need) +
+           " and fits (" + b(r.limit_bytes - need) + " spare)";
+  };
+
+  if (!plan.invalid.empty()) {
+    r.status = Status::Invalid;
+  } else if (!plan.sizes_known) {
+    r.status = Status::Invalid;
+  } else if (plan.stages < plan.min_stages) {
+    if (plan.auto_stages) {
+      r.status = Status::DoesNotFit;
+      r.notes.push_back("the builder's automatic stage count is " + std::to_string(plan.stages) +
+                        " ((" + std::to_string(plan.builder_capacity) + " - " +
+                        std::to_string(plan.carveout) + ") / " + std::to_string(plan.stage_bytes) +
+                        " B per stage): the collective's static_assert(Stages >= " +
+                        std::to_string(plan.min_stages) + ") fails at compile time");
+      if (const std::string t = max_stage_text(); !t.empty()) r.notes.push_back(t);
+    } else {
+      r.status = Status::Invalid;
+      r.notes.push_back("stages = " + std::to_string(plan.stages) +
+                        ": the collective requires Stages >= " + std::to_string(plan.min_stages) +
+                        " (static_assert \"Specialization requires Stages set to value " +
+                        std::to_string(plan.min_stages) + " or more.\")");
+    }
+  } else if (*r.smem_bytes > r.limit_bytes) {
+    r.status = Status::DoesNotFit;
+    std::string what = plan.auto_stages
+                           ? "the builder picks " + std::to_string(plan.stages) +
+                                 " stages but the kernel then needs "
+                           : "StageCount<" + std::to_string(plan.stages) + "> needs ";
+    r.notes.push_back(what + b(*r.smem_bytes) + " > " + b(r.limit_bytes) + " (over by " +
+                      b(*r.smem_bytes - r.limit_bytes) + "): " + overflow_text(plan.overflow));
+    if (plan.auto_stages && plan.stage_bytes > 0) {
+      const Bytes reserved = plan.capacity_constant - plan.builder_capacity;
+      const Bytes budget = plan.carveout + plan.stages * plan.stage_bytes + reserved;
+      if (budget < *r.smem_bytes) {
+        std::string n = "the builder budgets " + b(budget) + " (epilogue carve-out " +
+                        std::to_string(plan.carveout) + " + " + std::to_string(plan.stages) +
+                        " x " + std::to_string(plan.stage_bytes) + " per stage";
+        if (reserved > 0) n += " + " + std::to_string(reserved) + " reserved";
+        n += ") against its " + b(plan.capacity_constant) + " constant, but the real SharedStorage is " +
+             b(*r.smem_bytes) + ": " + b(*r.smem_bytes - budget) + " it does not count";
+        if (!plan.unbudgeted.empty()) n += " (" + plan.unbudgeted + ")";
+        r.notes.push_back(n);
+      }
+    }
+    r.notes.push_back(max_stage_text());
+  } else {
+    r.status = Status::Fits;
+    r.fits = true;
+    r.ctas_per_sm = ctas_per_sm(*r.smem_bytes, target);
+    if (r.max_stages > plan.stages && plan.auto_stages) {
+      r.notes.push_back("up to " + std::to_string(r.max_stages) +
+                        " stages fit; the builder picks " + std::to_string(plan.stages) +
+                        " (an explicit StageCount<" + std::to_string(r.max_stages) + "> needs " +
+                        b(family->storage(cfg, plan, r.max_stages).kernel.size) + ")");
+    }
+  }
+  if (plan.capacity_constant != 0 && plan.capacity_constant != r.limit_bytes && plan.auto_stages) {
+    r.notes.push_back("CUTLASS sizes stages against its " + b(plan.capacity_constant) +
+                      " constant; this target allows " + b(r.limit_bytes) + " per block");
+  }
+  for (const std::string& n : plan.notes) r.notes.push_back(n);
+  return r;
+}
+
+}  // namespace tilefit::model

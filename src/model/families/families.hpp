@@ -1,0 +1,14 @@
+// Factories of the kernel families; each lives in its own file next to this one.
+#pragma once
+
+#include "tilefit/model/family.hpp"
+
+namespace tilefit::model {
+
+const KernelFamily& sm120_blockscaled_family();
+const KernelFamily& sm120_dense_family();
+const KernelFamily& sm90_tma_ws_family();
+const KernelFamily& sm100_umma_family();
+const KernelFamily& sm80_multistage_family();
+
+}  // namespace tilefit::model

@@ -1,0 +1,35 @@
+// The list of kernel families, in inference order: the first family whose claims()
+// accepts a config models it. Adding a family: a file in families/ and a line here.
+#include <array>
+
+#include "families/families.hpp"
+
+namespace tilefit::model {
+
+std::span<const KernelFamily* const> families() {
+  static const std::array kFamilies = {
+      &sm120_blockscaled_family(),
+      &sm120_dense_family(),
+      &sm90_tma_ws_family(),
+      &sm100_umma_family(),
+      &sm80_multistage_family(),
+  };
+  return kFamilies;
+}
+
+const KernelFamily* find_family(std::string_view name) {
+  for (const KernelFamily* f : families())
+    if (f->name() == name) return f;
+  return nullptr;
+}
+
+std::string family_choices() {
+  std::string out;
+  for (const KernelFamily* f : families()) {
+    if (!out.empty()) out += ", ";
+    out += f->name();
+  }
+  return out;
+}
+
+}  // namespace tilefit::model
