@@ -1,0 +1,118 @@
+// Golden tests of the CLI's output and exit codes. A golden file holds the exact expected
+// stdout; regenerate after an intended change with TILEFIT_UPDATE_GOLDEN=1 and review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace tilefit {
+namespace {
+
+using test::run_cli;
+
+void expect_golden(const std::string& golden, const std::string& actual) {
+  const std::string path = test::data_path("golden/" + golden);
+  if (std::getenv("TILEFIT_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  EXPECT_EQ(test::read_file(path), actual) << "golden " << golden
+                                           << " differs (TILEFIT_UPDATE_GOLDEN=1 to regenerate)";
+}
+
+TEST(Cli, MoeTilesTable) {
+  const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  expect_golden("check_moe_fp4.txt", r.out);
+}
+
+TEST(Cli, MoeTilesJsonCarriesTheStoryNumbers) {
+  const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  std::vector<int> stages;
+  std::vector<long long> bytes;
+  for (const auto& res : j["results"]) {
+    stages.push_back(res["stages"]);
+    bytes.push_back(res["smem_bytes"]);
+    long long sum = 0;
+    for (const auto& [k, v] : res["breakdown"].items()) sum += v.get<long long>();
+    EXPECT_EQ(sum, res["smem_bytes"].get<long long>());
+    EXPECT_EQ(res["target"]["source"], "builtin");
+    EXPECT_EQ(res["limit_bytes"], 101376);
+  }
+  EXPECT_EQ(stages, (std::vector<int>{4, 2, 3, 3}));
+  EXPECT_EQ(bytes, (std::vector<long long>{89088, 89088, 98304, 98304}));
+  expect_golden("check_moe_fp4.json", r.out);
+}
+
+TEST(Cli, FinalizeExplainsTheOverflow) {
+  const auto r = run_cli("check configs/sm120_moe_finalize.json --builtin");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("the builder picks 3 stages but the kernel then needs 102400 B > 101376 B"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("StageCount<2> needs 74752 B"), std::string::npos);
+  expect_golden("check_moe_finalize.txt", r.out);
+}
+
+TEST(Cli, BreakdownShowsPartsAndLimits) {
+  const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin --breakdown");
+  EXPECT_EQ(r.exit_code, 0);
+  expect_golden("check_moe_fp4_breakdown.txt", r.out);
+}
+
+TEST(Cli, ArchOverridesConfigArch) {
+  const auto r = run_cli("check configs/sm90_hopper.json --arch sm120 --format json");
+  EXPECT_EQ(r.exit_code, 1);  // sm90 GMMA kernels are not sm120 kernels
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& res : j["results"]) {
+    EXPECT_EQ(res["arch"], "sm_120");
+    EXPECT_EQ(res["limit_bytes"], 101376);
+  }
+}
+
+TEST(Cli, Archs) {
+  const auto r = run_cli("archs");
+  EXPECT_EQ(r.exit_code, 0);
+  expect_golden("archs.txt", r.out);
+  const auto j = run_cli("archs --format json");
+  const auto parsed = nlohmann::json::parse(j.out);
+  EXPECT_EQ(parsed["archs"].size(), 13u);
+}
+
+TEST(Cli, UnknownArchIsAUsageError) {
+  const auto r = run_cli("check configs/sm120_moe_fp4.json --arch sm99");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--arch \"sm99\": unknown architecture; allowed: sm_70"), std::string::npos);
+}
+
+TEST(Cli, MissingFileStillReportsTheOtherFiles) {
+  const auto r = run_cli("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
+  EXPECT_EQ(r.exit_code, 2);  // input error wins over the fits
+  EXPECT_NE(r.out.find("moe_CtaShape256x128x64B"), std::string::npos);
+  EXPECT_NE(r.err.find("tests/data/does-not-exist.json"), std::string::npos);
+}
+
+TEST(Cli, ConfigWithoutArchNeedsAGpuOrArch) {
+  // No GPU on CI machines: a config without "arch" is a device error (exit 3) naming --arch.
+  const std::string cfg = R"([{"tile": [128,128,128], "dtype": "nvfp4"}])";
+  const auto r = run_cli("check -", "CUDA_VISIBLE_DEVICES= ", cfg);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("--arch"), std::string::npos);
+  const auto ok = run_cli("check - --arch sm120", "", cfg);
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+}
+
+TEST(Cli, NoSubcommandIsAUsageError) {
+  EXPECT_EQ(run_cli("").exit_code, 2);
+  EXPECT_EQ(run_cli("check").exit_code, 2);
+  EXPECT_EQ(run_cli("--version").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace tilefit

@@ -1,0 +1,51 @@
+#include "test_support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace tilefit::test {
+
+std::string data_path(const std::string& name) { return std::string(TILEFIT_TEST_DATA_DIR) + "/" + name; }
+
+std::string source_path(const std::string& name) { return std::string(TILEFIT_SOURCE_DIR) + "/" + name; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CliRun run_cli(const std::string& args, const std::string& env, const std::string& stdin_text) {
+  char out_tmpl[] = "/tmp/tilefit_out_XXXXXX";
+  char err_tmpl[] = "/tmp/tilefit_err_XXXXXX";
+  char in_tmpl[] = "/tmp/tilefit_in_XXXXXX";
+  const int out_fd = mkstemp(out_tmpl);
+  const int err_fd = mkstemp(err_tmpl);
+  const int in_fd = mkstemp(in_tmpl);
+  if (out_fd >= 0) close(out_fd);
+  if (err_fd >= 0) close(err_fd);
+  if (in_fd >= 0) {
+    [[maybe_unused]] const ssize_t n = write(in_fd, stdin_text.data(), stdin_text.size());
+    close(in_fd);
+  }
+  const std::string cmd = "cd '" + std::string(TILEFIT_SOURCE_DIR) + "' && " + env + "'" +
+                          std::string(TILEFIT_BINARY) + "' " + args + " >'" + out_tmpl + "' 2>'" +
+                          err_tmpl + "' <'" + in_tmpl + "'";
+  const int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out_tmpl);
+  r.err = read_file(err_tmpl);
+  std::remove(out_tmpl);
+  std::remove(err_tmpl);
+  std::remove(in_tmpl);
+  return r;
+}
+
+}  // namespace tilefit::test
