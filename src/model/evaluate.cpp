@@ -17,8 +17,19 @@ std::string overflow_text(Overflow o) {
     case Overflow::CompileStaticAssert:
       return "CUTLASS's device-side static_assert \"SMEM usage exceeded capacity\" rejects it at "
              "compile time";
+    case Overflow::RuntimeRun2x:
+      return "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails when the "
+             "2.x device::Gemm launches it (run() returns kErrorInternal)";
   }
   return "";
+}
+
+/// The plan's spelling of an explicit stage count ("StageCount<3>", "kStages = 3").
+std::string spell(const BuildPlan& plan, int stages) {
+  std::string out = plan.stage_spelling;
+  const auto at = out.find("{}");
+  if (at == std::string::npos) return out + " " + std::to_string(stages);
+  return out.replace(at, 2, std::to_string(stages));
 }
 
 /// Which family models `cfg`, and why; nullptr with the reason when none does.
@@ -114,12 +125,12 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
       if (!plan.sizes_known) return "";
       const int s = plan.min_stages < 1 ? 1 : plan.min_stages;
       const Bytes need = family->storage(cfg, plan, s).kernel.size;
-      return "even StageCount<" + std::to_string(s) + "> needs " + b(need) + " > " +
-             b(r.limit_bytes) + ": choose a smaller tile";
+      return "even " + spell(plan, s) + " needs " + b(need) + " > " + b(r.limit_bytes) +
+             ": choose a smaller tile";
     }
     const Bytes need = family->storage(cfg, plan, r.max_stages).kernel.size;
-    return "StageCount<" + std::to_string(r.max_stages) + "> needs " + b(need) +
-           " and fits (" + b(r.limit_bytes - need) + " spare)";
+    return spell(plan, r.max_stages) + " needs " + b(need) + " and fits (" +
+           b(r.limit_bytes - need) + " spare)";
   };
 
   if (!plan.invalid.empty()) {
@@ -144,10 +155,10 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
     }
   } else if (*r.smem_bytes > r.limit_bytes) {
     r.status = Status::DoesNotFit;
-    std::string what = plan.auto_stages
-                           ? "the builder picks " + std::to_string(plan.stages) +
-                                 " stages but the kernel then needs "
-                           : "StageCount<" + std::to_string(plan.stages) + "> needs ";
+    const bool builder_pick = plan.auto_stages && plan.capacity_constant != 0;
+    std::string what = builder_pick ? "the builder picks " + std::to_string(plan.stages) +
+                                          " stages but the kernel then needs "
+                                    : spell(plan, plan.stages) + " needs ";
     r.notes.push_back(what + b(*r.smem_bytes) + " > " + b(r.limit_bytes) + " (over by " +
                       b(*r.smem_bytes - r.limit_bytes) + "): " + overflow_text(plan.overflow));
     if (plan.auto_stages && plan.stage_bytes > 0) {
@@ -169,11 +180,15 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
     r.status = Status::Fits;
     r.fits = true;
     r.ctas_per_sm = ctas_per_sm(*r.smem_bytes, target);
-    if (r.max_stages > plan.stages && plan.auto_stages) {
-      r.notes.push_back("up to " + std::to_string(r.max_stages) +
-                        " stages fit; the builder picks " + std::to_string(plan.stages) +
-                        " (an explicit StageCount<" + std::to_string(r.max_stages) + "> needs " +
-                        b(family->storage(cfg, plan, r.max_stages).kernel.size) + ")");
+    if (r.max_stages > plan.stages) {
+      const std::string need = b(family->storage(cfg, plan, r.max_stages).kernel.size);
+      if (plan.auto_stages && plan.capacity_constant != 0)
+        r.notes.push_back("up to " + std::to_string(r.max_stages) +
+                          " stages fit; the builder picks " + std::to_string(plan.stages) +
+                          " (an explicit " + spell(plan, r.max_stages) + " needs " + need + ")");
+      else
+        r.notes.push_back("up to " + std::to_string(r.max_stages) + " stages fit (" +
+                          spell(plan, r.max_stages) + " needs " + need + ")");
     }
   }
   if (plan.capacity_constant != 0 && plan.capacity_constant != r.limit_bytes && plan.auto_stages) {

@@ -20,6 +20,7 @@ namespace tilefit::model {
 enum class Overflow {
   RuntimeInitialize,    ///< compiles; cudaFuncSetAttribute fails in initialize() -> kErrorInternal
   CompileStaticAssert,  ///< device-side static_assert "SMEM usage exceeded capacity" (SM100)
+  RuntimeRun2x,         ///< CUTLASS 2.x device::Gemm: cudaFuncSetAttribute fails in run()
 };
 
 /// What CUTLASS's collective builder decides for a config, before any struct is laid out.
@@ -40,6 +41,9 @@ struct BuildPlan {
   Bytes carveout = 0;           ///< epilogue carve-out as the builder uses it
   Bytes stage_bytes = 0;        ///< the builder's per-stage estimate
   Overflow overflow = Overflow::RuntimeInitialize;
+  /// How the stage count is spelled in CUTLASS for this family: "StageCount<{}>" (3.x
+  /// collective builders) or "kStages = {}" (2.x templates); {} is replaced by the count.
+  std::string stage_spelling = "StageCount<{}>";
   /// CUTLASS schedule / kernel the config maps to, e.g.
   /// "KernelPtrArrayTmaWarpSpecializedCooperativeBlockScaledSm120".
   std::string kernel;
