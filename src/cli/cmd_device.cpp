@@ -1,0 +1,82 @@
+// `tilefit device [--device N|all] [--format table|json]`: what the GPUs in this machine
+// say about themselves, next to the built-in table.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/cli_context.hpp"
+#include "report/device_report.hpp"
+#include "tilefit/device/device_query.hpp"
+
+namespace tilefit::cli {
+namespace {
+
+struct DeviceOptions {
+  std::string device = "all";
+  std::string format = "table";
+};
+
+/// "3" -> 3; anything but a whole number -> nullopt.
+std::optional<int> parse_index(const std::string& s) {
+  int v = 0;
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  auto [p, ec] = std::from_chars(b, e, v);
+  if (ec != std::errc() || p != e || s.empty()) return std::nullopt;
+  return v;
+}
+
+void run_device(const DeviceOptions& opt, CliContext& ctx) {
+  const bool json = opt.format == "json";
+  std::vector<device::DeviceInfo> devs;
+  std::optional<device::DeviceError> err;
+  if (opt.device == "all") {
+    auto r = device::query_all();
+    if (r) devs = std::move(r).value();
+    else err = r.error();
+  } else if (auto idx = parse_index(opt.device)) {
+    auto r = device::query_one(*idx);
+    if (r) devs.push_back(std::move(r).value());
+    else err = r.error();
+  } else {
+    fmt::print(stderr, "tilefit device: --device takes a GPU index (0, 1, ...) or 'all', not '{}'\n", opt.device);
+    ctx.raise(kExitInput);
+    return;
+  }
+
+  if (err) {
+    fmt::print(stderr, "tilefit: {}\n", err->message);
+    if (json) {
+      auto j = report::devices_json({});
+      j["error"] = report::device_error_json(*err);
+      fmt::print("{}\n", j.dump(2));
+    }
+    ctx.raise(kExitDevice);
+    return;
+  }
+  if (json)
+    fmt::print("{}\n", report::devices_json(devs).dump(2));
+  else
+    fmt::print("{}", report::devices_text(devs));
+}
+
+}  // namespace
+
+void register_device(CLI::App& app, CliContext& ctx) {
+  auto opt = std::make_shared<DeviceOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "device",
+      "Show what the GPUs here report (CUDA Runtime): compute capability, SMs, shared memory "
+      "limits, CTAs/registers/threads per SM, driver and runtime; and where they differ from "
+      "the built-in table. Honours CUDA_VISIBLE_DEVICES. Exit 3 when no GPU can be queried.");
+  sub->add_option("--device", opt->device, "GPU index, or 'all' (default)");
+  sub->add_option("--format", opt->format, "table (default) or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  sub->callback([opt, &ctx] { run_device(*opt, ctx); });
+}
+
+}  // namespace tilefit::cli

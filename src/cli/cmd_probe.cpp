@@ -1,0 +1,163 @@
+// `tilefit probe [FILE...] [--device N] [--format table|json]`: the model's verdicts next
+// to the driver's, on the GPU in this machine.
+//
+// For each config: model::evaluate against the device's limits (a config without `arch`
+// takes the device's), then a real launch of the probe kernel with the model's smem_bytes
+// of dynamic shared memory, and cudaOccupancyMaxActiveBlocksPerMultiprocessor next to
+// model::ctas_per_sm. Then the exact launch boundary. Any disagreement is printed on a
+// line starting "DISAGREE" and makes the exit code 1; input errors exit 2; a device that
+// cannot be probed (no driver, no GPU, bad index, built without a CUDA compiler) exits 3.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/cli_context.hpp"
+#include "report/device_report.hpp"
+#include "tilefit/device/device_query.hpp"
+#include "tilefit/device/probe.hpp"
+#include "tilefit/io/config_reader.hpp"
+#include "tilefit/model/evaluate.hpp"
+
+namespace tilefit::cli {
+namespace {
+
+struct ProbeOptions {
+  std::vector<std::string> files;
+  int device = 0;
+  std::string format = "table";
+  bool no_boundary = false;
+};
+
+void device_failure(const device::DeviceError& err, bool json, CliContext& ctx) {
+  fmt::print(stderr, "tilefit: {}\n", err.message);
+  if (json) {
+    nlohmann::ordered_json j;
+    j["schema_version"] = report::kDeviceSchemaVersion;
+    j["error"] = report::device_error_json(err);
+    fmt::print("{}\n", j.dump(2));
+  }
+  ctx.raise(kExitDevice);
+}
+
+/// Probes one evaluated config (when the model gives smem_bytes); a DeviceError stops the run.
+std::optional<device::DeviceError> probe_one(const device::DeviceInfo& dev, report::ProbeRow& row) {
+  const model::Limits& lim = dev.limits;
+  if (row.smem) {
+    row.model_fits = *row.smem <= lim.optin_per_block;
+    auto launch = device::probe_launch(dev.index, *row.smem);
+    if (!launch) return launch.error();
+    row.launch = *launch;
+    row.model_ctas = model::ctas_per_sm(*row.smem, lim);
+    auto occ = device::probe_occupancy(dev.index, *row.smem);
+    if (!occ) return occ.error();
+    row.occupancy = *occ;
+
+    const std::string model_says =
+        row.model_fits ? fmt::format("fits ({} B <= {} B)", *row.smem, lim.optin_per_block)
+                       : fmt::format("does not fit ({} B > {} B)", *row.smem, lim.optin_per_block);
+    if (row.launch->launched != row.model_fits) {
+      row.disagreements.push_back(
+          row.launch->launched
+              ? fmt::format("the model says it {} but the driver launched it", model_says)
+              : fmt::format("the model says it {} but the driver refused it ({}: {})", model_says,
+                            row.launch->refused_by, row.launch->error));
+    }
+    if (*row.occupancy != row.model_ctas) {
+      row.disagreements.push_back(fmt::format(
+          "CTAs per SM at {} B: the model says {} (floor({} / ({} + {})), at most {}), the occupancy API says {}",
+          *row.smem, row.model_ctas, lim.per_sm, *row.smem, lim.reserved_per_block, lim.max_ctas_per_sm,
+          *row.occupancy));
+    }
+  }
+  return std::nullopt;
+}
+
+void run_probe(const ProbeOptions& opt, CliContext& ctx) {
+  const bool json = opt.format == "json";
+  if (!device::probe_available()) {
+    device_failure({"", device::probe_unavailable_reason()}, json, ctx);
+    return;
+  }
+  auto dev = device::query_one(opt.device);
+  if (!dev) {
+    device_failure(dev.error(), json, ctx);
+    return;
+  }
+
+  report::ProbeReport rep;
+  rep.device = *dev;
+  for (const std::string& path : opt.files) {
+    io::LoadResult loaded = io::read_config_file(path);
+    for (const auto& e : loaded.errors) rep.input_errors.push_back(io::format_error(e));
+    for (const auto& entry : loaded.configs) {
+      report::ProbeRow row;
+      row.file = entry.file;
+      row.index = entry.index;
+      model::KernelConfig cfg = entry.config;
+      row.name = cfg.name.empty() ? "#" + std::to_string(entry.index) : cfg.name;
+      if (!entry.arch_given || cfg.arch == 0) {
+        cfg.arch = dev->limits.sm;
+        row.arch_from_device = true;
+      }
+      row.arch = cfg.arch;
+      row.what_if = cfg.arch != dev->limits.sm;
+      row.result = model::evaluate(cfg, dev->limits);
+      row.smem = row.result.smem_bytes;
+      if (!row.smem) {
+        row.skipped = fmt::format("the model gives no smem_bytes (status {}{}{})",
+                                  model::status_name(row.result.status),
+                                  row.result.notes.empty() ? "" : ": ",
+                                  row.result.notes.empty() ? "" : row.result.notes.front());
+      } else if (auto err = probe_one(*dev, row)) {
+        device_failure(*err, json, ctx);
+        return;
+      }
+      rep.rows.push_back(std::move(row));
+    }
+  }
+
+  if (!opt.no_boundary) {
+    auto b = device::probe_boundary(dev->index);
+    if (!b) {
+      device_failure(b.error(), json, ctx);
+      return;
+    }
+    rep.boundary = *b;
+    if (b->largest_launched != dev->limits.optin_per_block)
+      rep.boundary_disagreements.push_back(fmt::format(
+          "the driver grants up to {} B but cudaDevAttrMaxSharedMemoryPerBlockOptin says {} B",
+          b->largest_launched, dev->limits.optin_per_block));
+  }
+
+  if (json) {
+    fmt::print("{}\n", report::probe_json(rep).dump(2));
+  } else {
+    fmt::print("{}", report::probe_text(rep));
+  }
+  for (const std::string& e : rep.input_errors) fmt::print(stderr, "{}\n", e);
+  if (!rep.input_errors.empty()) ctx.raise(kExitInput);
+  if (rep.disagreements() > 0) ctx.raise(kExitNotFit);
+}
+
+}  // namespace
+
+void register_probe(CLI::App& app, CliContext& ctx) {
+  auto opt = std::make_shared<ProbeOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "probe",
+      "Confirm the model on the GPU: launch a probe kernel with each config's smem_bytes of "
+      "dynamic shared memory, compare launched/refused and CTAs per SM (occupancy API) with the "
+      "model, and find the exact launch boundary. Disagreements print 'DISAGREE' and exit 1; "
+      "device errors exit 3. Needs a build with a CUDA compiler.");
+  sub->add_option("files", opt->files, "config files (JSON); none: the boundary only");
+  sub->add_option("--device", opt->device, "GPU index (default 0)");
+  sub->add_option("--format", opt->format, "table (default) or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  sub->add_flag("--no-boundary", opt->no_boundary, "skip the boundary search");
+  sub->callback([opt, &ctx] { run_probe(*opt, ctx); });
+}
+
+}  // namespace tilefit::cli

@@ -1,0 +1,268 @@
+#include "device_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace tilefit::report {
+namespace {
+
+using device::DeviceInfo;
+using nlohmann::ordered_json;
+
+std::string version_text(int v) {
+  return v > 0 ? fmt::format("CUDA {} ({})", device::cuda_version_string(v), v) : "unknown";
+}
+
+/// Rows of label + one cell per column, left-aligned, two spaces apart.
+std::string grid(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], r[c].size());
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      line += r[c];
+      if (c + 1 < r.size()) line += std::string(width[c] - r[c].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string verdict_text(const device::ProbeOutcome& o) {
+  if (o.launched) return "launched";
+  return fmt::format("refused: {} ({})", o.error, o.refused_by);
+}
+
+}  // namespace
+
+ordered_json limits_json(const model::Limits& lim) {
+  return ordered_json{{"sm", lim.sm},
+                      {"optin_per_block", lim.optin_per_block},
+                      {"per_sm", lim.per_sm},
+                      {"reserved_per_block", lim.reserved_per_block},
+                      {"default_per_block", lim.default_per_block},
+                      {"max_ctas_per_sm", lim.max_ctas_per_sm},
+                      {"regs_per_sm", lim.regs_per_sm},
+                      {"threads_per_sm", lim.threads_per_sm}};
+}
+
+ordered_json device_json(const DeviceInfo& dev) {
+  ordered_json j;
+  j["index"] = dev.index;
+  j["name"] = dev.name;
+  j["compute_capability"] = device::compute_capability(dev);
+  j["cc_major"] = dev.cc_major;
+  j["cc_minor"] = dev.cc_minor;
+  j["arch"] = model::arch_name(dev.limits.sm);
+  j["sm_count"] = dev.sm_count;
+  j["pci_bus_id"] = dev.pci_bus_id.empty() ? ordered_json(nullptr) : ordered_json(dev.pci_bus_id);
+  j["limits"] = limits_json(dev.limits);
+  j["driver_version"] = dev.driver_version;
+  j["driver_cuda"] = device::cuda_version_string(dev.driver_version);
+  j["runtime_version"] = dev.runtime_version;
+  j["runtime_cuda"] = device::cuda_version_string(dev.runtime_version);
+  j["table_differences"] = device::table_differences(dev);
+  return j;
+}
+
+ordered_json device_error_json(const device::DeviceError& err) {
+  return ordered_json{{"cuda_error", err.cuda_error.empty() ? ordered_json(nullptr) : ordered_json(err.cuda_error)},
+                      {"message", err.message}};
+}
+
+ordered_json devices_json(const std::vector<DeviceInfo>& devs) {
+  ordered_json j;
+  j["schema_version"] = kDeviceSchemaVersion;
+  j["devices"] = ordered_json::array();
+  for (const DeviceInfo& d : devs) j["devices"].push_back(device_json(d));
+  return j;
+}
+
+std::string devices_text(const std::vector<DeviceInfo>& devs) {
+  std::vector<std::vector<std::string>> rows;
+  auto row = [&](std::string label, auto cell) {
+    std::vector<std::string> r{std::move(label)};
+    for (const DeviceInfo& d : devs) r.push_back(cell(d));
+    rows.push_back(std::move(r));
+  };
+  auto bytes = [](model::Bytes b) { return fmt::format("{} B", b); };
+  row("GPU", [](const DeviceInfo& d) { return std::to_string(d.index); });
+  row("name", [](const DeviceInfo& d) { return d.name; });
+  row("compute capability", [](const DeviceInfo& d) {
+    return fmt::format("{} ({})", device::compute_capability(d), model::arch_name(d.limits.sm));
+  });
+  row("SMs", [](const DeviceInfo& d) { return std::to_string(d.sm_count); });
+  row("smem opt-in per block", [&](const DeviceInfo& d) { return bytes(d.limits.optin_per_block); });
+  row("smem per SM", [&](const DeviceInfo& d) { return bytes(d.limits.per_sm); });
+  row("smem reserved per block", [&](const DeviceInfo& d) { return bytes(d.limits.reserved_per_block); });
+  row("smem default per block", [&](const DeviceInfo& d) { return bytes(d.limits.default_per_block); });
+  row("max CTAs per SM", [](const DeviceInfo& d) { return std::to_string(d.limits.max_ctas_per_sm); });
+  row("registers per SM", [](const DeviceInfo& d) { return std::to_string(d.limits.regs_per_sm); });
+  row("threads per SM", [](const DeviceInfo& d) { return std::to_string(d.limits.threads_per_sm); });
+  row("PCI bus id", [](const DeviceInfo& d) { return d.pci_bus_id.empty() ? std::string("-") : d.pci_bus_id; });
+  row("driver", [](const DeviceInfo& d) { return version_text(d.driver_version); });
+  row("runtime", [](const DeviceInfo& d) { return version_text(d.runtime_version); });
+  row("built-in table", [](const DeviceInfo& d) {
+    const auto diff = device::table_differences(d);
+    if (diff.empty()) return fmt::format("matches {}", model::arch_name(d.limits.sm));
+    return fmt::format("{} difference{} (below)", diff.size(), diff.size() == 1 ? "" : "s");
+  });
+  std::string out = grid(rows);
+  for (const DeviceInfo& d : devs) {
+    const auto diff = device::table_differences(d);
+    if (diff.empty()) continue;
+    out += fmt::format("\nGPU {} ({}) differs from the built-in table; the device's values are used:\n",
+                       d.index, d.name);
+    for (const std::string& s : diff) out += "  " + s + "\n";
+  }
+  return out;
+}
+
+// --- probe -------------------------------------------------------------------------------
+
+int ProbeReport::disagreements() const {
+  int n = static_cast<int>(boundary_disagreements.size());
+  for (const ProbeRow& r : rows) n += static_cast<int>(r.disagreements.size());
+  return n;
+}
+
+int ProbeReport::probed() const {
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const ProbeRow& r) { return r.launch.has_value(); }));
+}
+
+std::string probe_text(const ProbeReport& rep) {
+  const DeviceInfo& d = rep.device;
+  const model::Limits& l = d.limits;
+  std::string out = fmt::format("GPU {}: {} ({}, {} SMs), driver {}, runtime {}\n", d.index, d.name,
+                                model::arch_name(l.sm), d.sm_count,
+                                device::cuda_version_string(d.driver_version),
+                                device::cuda_version_string(d.runtime_version));
+  out += fmt::format(
+      "limits from the device: {} B opt-in per block, {} B per SM, {} B reserved per block, "
+      "max {} CTAs per SM; probe block {} threads\n",
+      l.optin_per_block, l.per_sm, l.reserved_per_block, l.max_ctas_per_sm, device::kProbeBlockThreads);
+
+  if (!rep.rows.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"config", "where", "arch", "model status", "smem B", "model verdict", "driver verdict",
+                    "CTAs/SM model", "CTAs/SM occupancy", "agree"});
+    for (const ProbeRow& r : rep.rows) {
+      std::vector<std::string> cells{r.name, fmt::format("{}#{}", r.file, r.index),
+                                     model::arch_name(r.arch) + (r.arch_from_device ? "*" : "") + (r.what_if ? " (what-if)" : ""),
+                                     std::string(model::status_name(r.result.status))};
+      if (!r.launch) {
+        cells.insert(cells.end(), {r.smem ? std::to_string(*r.smem) : "-", "-", "not probed", "-", "-", "-"});
+      } else {
+        cells.push_back(std::to_string(*r.smem));
+        cells.push_back(r.model_fits ? "fits" : "does not fit");
+        cells.push_back(verdict_text(*r.launch));
+        cells.push_back(std::to_string(r.model_ctas));
+        cells.push_back(r.occupancy ? std::to_string(*r.occupancy) : "-");
+        cells.push_back(r.disagreements.empty() ? "yes" : "NO");
+      }
+      rows.push_back(std::move(cells));
+    }
+    out += "\n" + grid(rows);
+    bool any_from_device = false, any_what_if = false;
+    for (const ProbeRow& r : rep.rows) {
+      any_from_device |= r.arch_from_device;
+      any_what_if |= r.what_if;
+    }
+    if (any_from_device) out += "(* the config gives no arch: the device's is used)\n";
+    if (any_what_if)
+      out += fmt::format("(what-if: the config is for another architecture; its smem_bytes are probed on this {} "
+                         "against this GPU's limits)\n",
+                         model::arch_name(l.sm));
+    for (const ProbeRow& r : rep.rows) {
+      if (!r.skipped.empty()) out += fmt::format("not probed {}#{} '{}': {}\n", r.file, r.index, r.name, r.skipped);
+      for (const std::string& n : r.notes) out += fmt::format("note {}#{} '{}': {}\n", r.file, r.index, r.name, n);
+    }
+  }
+
+  if (rep.boundary) {
+    const device::Boundary& b = *rep.boundary;
+    out += fmt::format(
+        "\nboundary: {} B launches, {} B is refused ({} at {}); device opt-in limit {} B: {} ({} launches)\n",
+        b.largest_launched, b.first_refused, b.refusal_error, b.refused_by, l.optin_per_block,
+        rep.boundary_disagreements.empty() ? "agrees" : "DOES NOT AGREE", b.launches);
+  }
+  for (const ProbeRow& r : rep.rows)
+    for (const std::string& s : r.disagreements)
+      out += fmt::format("DISAGREE {}#{} '{}': {}\n", r.file, r.index, r.name, s);
+  for (const std::string& s : rep.boundary_disagreements) out += fmt::format("DISAGREE boundary: {}\n", s);
+
+  const int skipped = static_cast<int>(rep.rows.size()) - rep.probed();
+  out += fmt::format("\nsummary: {} config{} probed, {} not probed, {} input error{}, {} disagreement{}\n",
+                     rep.probed(), rep.probed() == 1 ? "" : "s", skipped, rep.input_errors.size(),
+                     rep.input_errors.size() == 1 ? "" : "s", rep.disagreements(),
+                     rep.disagreements() == 1 ? "" : "s");
+  return out;
+}
+
+ordered_json probe_json(const ProbeReport& rep) {
+  ordered_json j;
+  j["schema_version"] = kDeviceSchemaVersion;
+  j["device"] = device_json(rep.device);
+  j["probe_block_threads"] = device::kProbeBlockThreads;
+  if (rep.boundary) {
+    const device::Boundary& b = *rep.boundary;
+    j["boundary"] = ordered_json{{"largest_launched", b.largest_launched},
+                                 {"first_refused", b.first_refused},
+                                 {"refusal_error", b.refusal_error},
+                                 {"refused_by", b.refused_by},
+                                 {"launches", b.launches},
+                                 {"optin_per_block", rep.device.limits.optin_per_block},
+                                 {"agrees", rep.boundary_disagreements.empty()},
+                                 {"disagreements", rep.boundary_disagreements}};
+  } else {
+    j["boundary"] = nullptr;
+  }
+  j["results"] = ordered_json::array();
+  for (const ProbeRow& r : rep.rows) {
+    ordered_json o;
+    o["file"] = r.file;
+    o["index"] = r.index;
+    o["name"] = r.name;
+    o["arch"] = model::arch_name(r.arch);
+    o["arch_from_device"] = r.arch_from_device;
+    o["what_if"] = r.what_if;
+    o["kernel"] = r.result.family;
+    o["status"] = model::status_name(r.result.status);
+    o["stages"] = r.result.stages;
+    o["smem_bytes"] = r.smem ? ordered_json(*r.smem) : ordered_json(nullptr);
+    o["limit_bytes"] = rep.device.limits.optin_per_block;
+    o["probed"] = r.launch.has_value();
+    if (r.launch) {
+      o["model_fits"] = r.model_fits;
+      o["driver_launched"] = r.launch->launched;
+      o["driver_error"] = r.launch->launched ? ordered_json(nullptr) : ordered_json(r.launch->error);
+      o["driver_refused_by"] = r.launch->launched ? ordered_json(nullptr) : ordered_json(r.launch->refused_by);
+      o["model_ctas_per_sm"] = r.model_ctas;
+      o["occupancy_ctas_per_sm"] = r.occupancy ? ordered_json(*r.occupancy) : ordered_json(nullptr);
+      o["agree"] = r.disagreements.empty();
+    } else {
+      o["skipped"] = r.skipped;
+    }
+    o["disagreements"] = r.disagreements;
+    o["notes"] = r.notes;
+    j["results"].push_back(std::move(o));
+  }
+  j["errors"] = rep.input_errors;
+  j["summary"] = ordered_json{{"configs", rep.rows.size()},
+                              {"probed", rep.probed()},
+                              {"not_probed", static_cast<int>(rep.rows.size()) - rep.probed()},
+                              {"input_errors", rep.input_errors.size()},
+                              {"disagreements", rep.disagreements()}};
+  return j;
+}
+
+}  // namespace tilefit::report
