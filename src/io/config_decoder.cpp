@@ -1,0 +1,485 @@
+#include "io/config_decoder.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "io/json_fields.hpp"
+#include "io/suggest.hpp"
+#include "tilefit/io/config_reader.hpp"
+#include "tilefit/model/arch.hpp"
+#include "tilefit/model/config_limits.hpp"
+#include "tilefit/model/dtype.hpp"
+#include "tilefit/model/family.hpp"
+
+namespace tilefit::io::detail {
+namespace {
+
+using model::DType;
+using model::Operand;
+
+const std::vector<std::string>& epilogue_field_names() {
+  static const std::vector<std::string> k = {"variant",  "tile",   "stages_c",
+                                             "stages_d", "sf_vec", "sf"};
+  return k;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+constexpr std::string_view kStagesAllowed = "\"auto\" or integers 1..4096";
+constexpr std::string_view kSfVecAllowed = "16, 32";
+constexpr std::string_view kScaleTypes = "ue4m3, ue8m0";
+constexpr std::string_view kLayoutAllowed =
+    "2 or 3 letters t/n for A, B and optionally C/D, e.g. \"tn\", \"tnt\", \"tnn\"";
+
+const ExtentSpec kTile{3, "[M, N, K]", "MxNxK", "tile extent", "tile", model::kMaxTileExtent};
+const ExtentSpec kCluster{
+    3, "[x, y, z]", "XxYxZ", "cluster extent", "cluster", model::kMaxClusterExtent};
+const ExtentSpec kWarp{3,           "[m, n, k]",          "MxNxK", "warp tile extent",
+                       "warp tile", model::kMaxTileExtent};
+const ExtentSpec kEpiTile{
+    2, "[m, n]", "MxN", "epilogue tile extent", "epilogue tile", model::kMaxTileExtent};
+
+/// Members of a JSON object by name: the first occurrence of each known key with its
+/// position; unknown and repeated keys are reported while indexing.
+class Members {
+ public:
+  Members(const Value& obj, const std::vector<std::string>& known, const std::string& allowed,
+          const std::string& prefix, std::vector<std::pair<std::size_t, FieldError>>& errors,
+          std::size_t order_base, std::size_t order_step, bool suggest)
+      : obj_(obj), prefix_(prefix), errors_(errors), base_(order_base), step_(order_step) {
+    for (std::size_t i = 0; i < obj.keys.size(); ++i) {
+      const std::string& key = obj.keys[i];
+      const std::string field = prefix + truncate_utf8(key, 64);
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        std::string m = "unknown field";
+        if (auto s = suggest ? did_you_mean(key, known) : std::nullopt)
+          m += "; did you mean \"" + *s + "\"?";
+        else
+          m += "; allowed: " + allowed;
+        errors.push_back({order(i), {field, m}});
+      } else if (!first_.emplace(key, i).second) {
+        errors.push_back(
+            {order(i), {field, "duplicate field (JSON keeps only one); give it once"}});
+      }
+    }
+  }
+
+  /// The member called `key`, or nullptr; sets the position later errors are filed under.
+  const Value* get(const std::string& key) {
+    auto it = first_.find(key);
+    if (it == first_.end()) return nullptr;
+    current_key_ = key;
+    return &obj_.items[it->second];
+  }
+
+  std::size_t order(std::size_t i) const { return base_ + (i + 1) * step_; }
+  std::size_t position(const std::string& key) const {
+    auto it = first_.find(key);
+    return it == first_.end() ? static_cast<std::size_t>(-1) : order(it->second);
+  }
+
+  /// Files errors from a reader against the member last returned by get().
+  void file(Errors& messages) { file_at(current_key_, messages); }
+  void file_at(const std::string& key, Errors& messages) {
+    for (std::string& m : messages)
+      errors_.push_back({position(key), {prefix_ + key, std::move(m)}});
+    messages.clear();
+  }
+  void error(const std::string& key, std::string message) {
+    errors_.push_back({position(key), {prefix_ + key, std::move(message)}});
+  }
+
+ private:
+  const Value& obj_;
+  std::string prefix_;
+  std::vector<std::pair<std::size_t, FieldError>>& errors_;
+  std::size_t base_, step_;
+  std::map<std::string, std::size_t> first_;
+  std::string current_key_;
+};
+
+std::optional<Operand> read_operand(const Value& v, Errors& errors) {
+  return read_choice(v, model::parse_operand, "operand type", std::string(model::operand_choices()),
+                     errors);
+}
+
+/// Element types for c/d/acc (`allow_void`: null and "void" mean "no C source").
+std::optional<DType> read_element(const Value& v, bool allow_void, Errors& errors) {
+  const std::string allowed =
+      std::string(model::dtype_choices()) + (allow_void ? ", or null (no C source)" : "");
+  if (allow_void && v.kind == Value::Kind::Null) return DType::Void;
+  if (v.kind != Value::Kind::String) {
+    errors.push_back(type_error(allow_void ? "a string or null" : "a string", v, allowed));
+    return std::nullopt;
+  }
+  auto t = model::parse_dtype(lower_ascii(v.text));
+  if (t && (*t != DType::Void || allow_void)) return t;
+  errors.push_back(value_error(v, "element type", allowed,
+                               t ? std::nullopt : suggest_choice(v.text, model::dtype_choices())));
+  return std::nullopt;
+}
+
+std::optional<int> read_stage_count(const Value& v, std::string_view noun, Errors& errors) {
+  if (auto x = integer_in(v, 1, model::kMaxStages)) return static_cast<int>(*x);
+  const std::string allowed = "integers 1.." + std::to_string(model::kMaxStages);
+  if (v.is_number())
+    errors.push_back(value_error(v, noun, allowed));
+  else
+    errors.push_back(type_error("an integer", v, allowed));
+  return std::nullopt;
+}
+
+std::optional<int> read_sf_vec(const Value& v, Errors& errors) {
+  if (auto x = integer_in(v, 16, 32); x && (*x == 16 || *x == 32)) return static_cast<int>(*x);
+  if (v.is_number())
+    errors.push_back(value_error(v, "scale-factor vector size", kSfVecAllowed));
+  else
+    errors.push_back(type_error("16 or 32", v));
+  return std::nullopt;
+}
+
+/// Names end up in tables and one-line errors: no line breaks, tabs or other controls.
+bool has_control(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return true;
+  return false;
+}
+
+/// The config's decoder: one pass over the known fields, errors kept with their position.
+class Decoder {
+ public:
+  Decoder(const Value& obj, std::size_t index, bool suggest)
+      : obj_(obj), index_(index), suggest_(suggest) {}
+
+  DecodedConfig run() {
+    DecodedConfig out;
+    out.name = "#" + std::to_string(index_);
+    static const std::string kAllowed = join(config_field_names());
+    Members m(obj_, config_field_names(), kAllowed, "", errors_, 0, std::size_t{1} << 20, suggest_);
+    model::KernelConfig cfg;
+    cfg.name = out.name;
+    read_identity(m, cfg, out);
+    read_shapes(m, cfg);
+    read_operands(m, cfg);
+    read_outputs(m, cfg);
+    read_layout(m, cfg);
+    read_pipeline(m, cfg);
+    for (const std::string key : {"comment", "description"}) {
+      if (const Value* v = m.get(key)) {
+        Errors e;
+        read_string(*v, e);
+        m.file(e);
+      }
+    }
+
+    std::stable_sort(errors_.begin(), errors_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [order, err] : errors_) out.errors.push_back(std::move(err));
+    if (out.errors.empty()) out.config = std::move(cfg);
+    return out;
+  }
+
+ private:
+  /// name, arch, kernel.
+  void read_identity(Members& m, model::KernelConfig& cfg, DecodedConfig& out) {
+    Errors e;
+    if (const Value* v = m.get("name")) {
+      if (v->kind != Value::Kind::String)
+        e.push_back(type_error("a string", *v));
+      else if (v->text.empty())
+        e.push_back("empty; give a name or leave \"name\" out (the default is \"#" +
+                    std::to_string(index_) + "\")");
+      else if (v->text.size() > kMaxNameBytes)
+        e.push_back(std::to_string(v->text.size()) + " bytes long; allowed: at most " +
+                    std::to_string(kMaxNameBytes) + " bytes");
+      else if (has_control(v->text))
+        e.push_back(render(*v) + " holds a control character; allowed: printable text");
+      else
+        cfg.name = out.name = v->text;
+      m.file(e);
+    }
+    if (const Value* v = m.get("arch")) {
+      if (auto sm = read_arch(*v, e)) {
+        cfg.arch = *sm;
+        out.arch_given = true;
+      }
+      m.file(e);
+    }
+    if (const Value* v = m.get("kernel")) {
+      if (v->kind != Value::Kind::String) {
+        e.push_back(type_error("a string", *v, model::family_choices()));
+      } else if (const model::KernelFamily* f = model::find_family(lower_ascii(v->text))) {
+        cfg.family = std::string(f->name());
+      } else {
+        e.push_back(value_error(*v, "kernel family", model::family_choices(),
+                                suggest_choice(v->text, model::family_choices())));
+      }
+      m.file(e);
+    }
+  }
+
+  /// tile, cluster, warp.
+  void read_shapes(Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    if (const Value* v = m.get("tile")) {
+      if (auto t = read_extents(*v, kTile, e)) cfg.m = (*t)[0], cfg.n = (*t)[1], cfg.k = (*t)[2];
+      m.file(e);
+    } else {
+      errors_.push_back(
+          {static_cast<std::size_t>(-1),
+           {"tile",
+            "missing; every config needs a CTA tile, e.g. [128, 128, 128] or \"128x128x128\""}});
+    }
+    if (const Value* v = m.get("cluster")) {
+      if (auto t = read_extents(*v, kCluster, e))
+        cfg.cluster = {static_cast<int>((*t)[0]), static_cast<int>((*t)[1]),
+                       static_cast<int>((*t)[2])};
+      m.file(e);
+    }
+    if (const Value* v = m.get("warp")) {
+      if (auto t = read_extents(*v, kWarp, e))
+        cfg.warp = std::array<long long, 3>{(*t)[0], (*t)[1], (*t)[2]};
+      m.file(e);
+    }
+  }
+
+  /// schedule, epilogue, grouped, stages, mma.
+  void read_pipeline(Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    if (const Value* v = m.get("schedule")) {
+      if (auto s = read_choice(*v, model::parse_schedule, "schedule", model::schedule_choices(), e))
+        cfg.schedule = *s;
+      m.file(e);
+    }
+    if (const Value* v = m.get("epilogue")) read_epilogue(*v, m, cfg);
+    if (const Value* v = m.get("grouped")) {
+      if (auto b = read_bool(*v, e)) cfg.grouped = *b;
+      m.file(e);
+    }
+    if (const Value* v = m.get("stages")) {
+      if (v->kind == Value::Kind::String) {
+        if (lower_ascii(v->text) != "auto")
+          e.push_back(value_error(*v, "stage count", kStagesAllowed));
+      } else if (auto x = integer_in(*v, 1, model::kMaxStages)) {
+        cfg.stages = static_cast<int>(*x);
+      } else if (v->is_number()) {
+        e.push_back(value_error(*v, "stage count", kStagesAllowed));
+      } else {
+        e.push_back(type_error("\"auto\" or an integer", *v, kStagesAllowed));
+      }
+      m.file(e);
+    }
+    if (const Value* v = m.get("mma")) {
+      if (auto x = read_choice(*v, model::parse_mma, "MMA instruction", model::mma_choices(), e))
+        cfg.mma = *x;
+      m.file(e);
+    }
+  }
+
+  static std::optional<int> read_arch(const Value& v, Errors& e) {
+    const std::string allowed = model::arch_choices();
+    if (v.kind != Value::Kind::String && !v.is_number()) {
+      e.push_back(type_error("a string or a number", v, allowed));
+      return std::nullopt;
+    }
+    if (auto sm = model::parse_arch(v.text)) {
+      if (const model::ArchInfo* info = model::find_arch(*sm)) return info->limits.sm;
+    }
+    e.push_back(render(v) + " is not a known architecture; allowed: " + allowed);
+    return std::nullopt;
+  }
+
+  void read_operands(Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    std::optional<Operand> dtype, a, b;
+    bool bad = false;
+    auto one = [&](const char* key, std::optional<Operand>& out) {
+      if (const Value* v = m.get(key)) {
+        out = read_operand(*v, e);
+        bad = bad || !out;
+        m.file(e);
+      }
+    };
+    one("dtype", dtype);
+    one("a", a);
+    one("b", b);
+    if (dtype) {
+      for (auto [key, op] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
+        if (*op && **op != *dtype) {
+          m.error(key, render(*m.get(key)) + " disagrees with \"dtype\": " +
+                           render(*m.get("dtype")) + "; give \"dtype\" alone, or \"a\" and \"b\"");
+          bad = true;
+        }
+      }
+    }
+    const Operand fallback = cfg.a;
+    cfg.a = a ? *a : dtype ? *dtype : b ? *b : fallback;
+    cfg.b = b ? *b : dtype ? *dtype : a ? *a : fallback;
+    if (const Value* v = m.get("sf_vec")) {
+      if (auto vec = read_sf_vec(*v, e); vec && !bad) {
+        if (!cfg.a.block_scaled() && !cfg.b.block_scaled()) {
+          e.push_back("applies only to block-scaled operands (nvfp4, mxfp4, mxfp6, mxfp8); a is " +
+                      model::operand_name(cfg.a) + ", b is " + model::operand_name(cfg.b));
+        }
+        if (cfg.a.block_scaled()) cfg.a.sf_vec = *vec;
+        if (cfg.b.block_scaled()) cfg.b.sf_vec = *vec;
+      }
+      m.file(e);
+    }
+  }
+
+  void read_outputs(Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    if (const Value* v = m.get("d")) {
+      if (auto t = read_element(*v, false, e)) cfg.d = *t;
+      m.file(e);
+    }
+    cfg.c = cfg.d;  // CUTLASS's examples pass a C source of the output type
+    if (const Value* v = m.get("c")) {
+      if (auto t = read_element(*v, true, e)) cfg.c = *t;
+      m.file(e);
+    }
+    if (const Value* v = m.get("acc")) {
+      if (auto t = read_element(*v, false, e)) cfg.acc = *t;
+      m.file(e);
+    }
+  }
+
+  void read_layout(Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    bool cd_given = false;
+    if (const Value* v = m.get("layout")) {
+      const std::string l = v->kind == Value::Kind::String ? lower_ascii(v->text) : "";
+      if (v->kind != Value::Kind::String) {
+        e.push_back(type_error("a string", *v, kLayoutAllowed));
+      } else if ((l.size() != 2 && l.size() != 3) ||
+                 l.find_first_not_of("tn") != std::string::npos) {
+        e.push_back(value_error(*v, "layout", kLayoutAllowed));
+      } else {
+        cfg.a_k_major = l[0] == 't';
+        cfg.b_k_major = l[1] == 'n';
+        if (l.size() == 3) {
+          cfg.cd_row_major = l[2] == 't';
+          cd_given = true;
+        }
+      }
+      m.file(e);
+    }
+    if (const Value* v = m.get("swap_ab")) {
+      if (auto s = read_bool(*v, e)) {
+        cfg.swap_ab = *s;
+        if (*s && !cd_given) cfg.cd_row_major = false;  // TRT-LLM's transposed launch writes D^T
+      }
+      m.file(e);
+    }
+  }
+
+  void read_epilogue(const Value& v, Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    const std::string variants(model::epilogue_choices());
+    if (v.kind == Value::Kind::String) {
+      if (auto x = read_choice(v, model::parse_epilogue, "epilogue variant", variants, e))
+        cfg.epilogue.variant = *x;
+      m.file(e);
+      return;
+    }
+    if (v.kind != Value::Kind::Object) {
+      e.push_back(type_error(
+          "a variant name or an object {\"variant\": ..., \"tile\": [m, n], \"stages_c\": ..., "
+          "\"stages_d\": ..., \"sf_vec\": ..., \"sf\": ...}",
+          v, variants));
+      m.file(e);
+      return;
+    }
+    // Nested fields are filed as "epilogue.<key>", ordered within the epilogue's position.
+    static const std::string kAllowed = join(epilogue_field_names());
+    Members em(v, epilogue_field_names(), kAllowed, "epilogue.", errors_, m.position("epilogue"), 1,
+               suggest_);
+    model::EpilogueSpec& spec = cfg.epilogue;
+    if (const Value* x = em.get("variant")) {
+      if (auto r = read_choice(*x, model::parse_epilogue, "epilogue variant", variants, e))
+        spec.variant = *r;
+      em.file(e);
+    }
+    if (const Value* x = em.get("tile")) {
+      if (auto t = read_extents(*x, kEpiTile, e))
+        spec.tile = std::array<long long, 2>{(*t)[0], (*t)[1]};
+      em.file(e);
+    }
+    for (const std::string key : {"stages_c", "stages_d"}) {
+      if (const Value* x = em.get(key)) {
+        if (auto s = read_stage_count(*x, "epilogue stage count", e))
+          (key == "stages_c" ? spec.stages_c : spec.stages_d) = *s;
+        em.file(e);
+      }
+    }
+    const bool blockscale = spec.variant == model::EpilogueVariant::BlockScaleOut;
+    const std::string only =
+        "applies only to the blockscale_out epilogue (\"variant\": \"blockscale_out\")";
+    if (const Value* x = em.get("sf_vec")) {
+      if (auto s = read_sf_vec(*x, e)) {
+        spec.sf_vec = *s;
+        if (!blockscale) e.push_back(only);
+      }
+      em.file(e);
+    }
+    if (const Value* x = em.get("sf")) {
+      if (x->kind != Value::Kind::String) {
+        e.push_back(type_error("a string", *x, kScaleTypes));
+      } else if (auto t = model::parse_dtype(lower_ascii(x->text));
+                 t && (*t == DType::UE4M3 || *t == DType::UE8M0)) {
+        spec.sf = *t;
+        if (!blockscale) e.push_back(only);
+      } else {
+        e.push_back(value_error(*x, "scale-factor type", kScaleTypes,
+                                suggest_choice(x->text, kScaleTypes)));
+      }
+      em.file(e);
+    }
+  }
+
+  const Value& obj_;
+  std::size_t index_;
+  bool suggest_;
+  std::vector<std::pair<std::size_t, FieldError>> errors_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& config_field_names() {
+  static const std::vector<std::string> k = {
+      "name",   "arch", "kernel", "tile",    "cluster", "dtype",      "a",        "b",
+      "sf_vec", "c",    "d",      "acc",     "layout",  "schedule",   "epilogue", "grouped",
+      "stages", "mma",  "warp",   "swap_ab", "comment", "description"};
+  return k;
+}
+
+DecodedConfig decode_config(const Value& v, std::size_t index, bool too_large, bool suggest) {
+  if (v.kind != Value::Kind::Object) {
+    DecodedConfig out;
+    out.name = "#" + std::to_string(index);
+    out.errors.push_back({"", type_error("a config object {\"tile\": ..., ...}", v)});
+    return out;
+  }
+  if (too_large) {
+    DecodedConfig out;
+    out.name = "#" + std::to_string(index);
+    for (std::size_t i = 0; i < v.keys.size(); ++i)
+      if (v.keys[i] == "name" && v.items[i].kind == Value::Kind::String &&
+          !v.items[i].text.empty() && v.items[i].text.size() <= kMaxNameBytes &&
+          !has_control(v.items[i].text)) {
+        out.name = v.items[i].text;
+        break;
+      }
+    out.errors.push_back({"", "config too large: more than " + std::to_string(kMaxValuesPerConfig) +
+                                  " JSON values (a config has about 30); it was not read"});
+    return out;
+  }
+  return Decoder(v, index, suggest).run();
+}
+
+}  // namespace tilefit::io::detail

@@ -1,0 +1,186 @@
+#include "tilefit/io/config_reader.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <variant>
+
+#include "io/config_decoder.hpp"
+#include "io/file_input.hpp"
+#include "io/json_fields.hpp"
+#include "io/json_stream.hpp"
+#include "io/suggest.hpp"
+#include "io/text_checks.hpp"
+
+namespace tilefit::io {
+namespace {
+
+using detail::Value;
+
+const std::vector<std::string>& top_level_keys() {
+  static const std::vector<std::string> k = {"configs", "$schema", "description", "comment"};
+  return k;
+}
+
+constexpr std::string_view kExpectedDocument =
+    "expected a JSON object {\"configs\": [...]} or an array of configs";
+
+/// Collects what the stream delivers into a LoadResult, keeping at most kMaxErrorsPerFile
+/// errors and counting the rest.
+class Collector : public detail::StreamSink {
+ public:
+  explicit Collector(const std::string& file) : file_(file) {}
+
+  void on_config(std::size_t index, Value&& v, bool too_large) override {
+    detail::DecodedConfig d =
+        detail::decode_config(v, index, too_large, result_.errors.size() < kMaxErrorsPerFile);
+    if (d.config) {
+      result_.configs.push_back(
+          {file_, static_cast<int>(index), std::move(*d.config), d.arch_given});
+      return;
+    }
+    ++bad_configs_;
+    for (detail::FieldError& e : d.errors)
+      add({file_, static_cast<int>(index), d.name, std::move(e.field), std::move(e.message)});
+  }
+
+  void on_top_field(const std::string& key, Value&& v, bool duplicate) override {
+    const std::string field = detail::truncate_utf8(key, 64);
+    if (key == "configs") {
+      if (duplicate)
+        duplicate_configs_ = true;
+      else
+        configs_not_array_ = detail::type_error("an array of configs", v);
+      return;
+    }
+    const auto& known = top_level_keys();
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      std::string m = "unknown top-level field; allowed: ";
+      for (std::size_t i = 0; i < known.size(); ++i) m += (i ? ", " : "") + known[i];
+      if (auto s = detail::did_you_mean(key, known)) m += "; did you mean \"" + *s + "\"?";
+      file_error(field, std::move(m));
+    } else if (duplicate) {
+      file_error(field, "duplicate field (JSON keeps only one); give it once");
+    } else if (v.kind != Value::Kind::String) {
+      file_error(field, detail::type_error("a string", v));
+    }
+  }
+
+  void file_error(std::string field, std::string message) {
+    add({file_, -1, "", std::move(field), std::move(message)});
+  }
+
+  /// Replaces everything with one file-level error: the file as a whole is unreadable.
+  LoadResult fatal(std::string message, std::string field = "") {
+    LoadResult r;
+    r.errors.push_back({file_, -1, "", std::move(field), std::move(message)});
+    return r;
+  }
+
+  LoadResult finish() {
+    if (suppressed_ > 0)
+      result_.errors.push_back({file_, -1, "", "",
+                                std::to_string(suppressed_) + " more errors not listed (at most " +
+                                    std::to_string(kMaxErrorsPerFile) + " are listed per file); " +
+                                    std::to_string(bad_configs_) + " configs have errors in all"});
+    return std::move(result_);
+  }
+
+  bool duplicate_configs_ = false;
+  std::string configs_not_array_;
+
+ private:
+  void add(ConfigError e) {
+    if (result_.errors.size() < kMaxErrorsPerFile)
+      result_.errors.push_back(std::move(e));
+    else
+      ++suppressed_;
+  }
+
+  std::string file_;
+  LoadResult result_;
+  std::size_t suppressed_ = 0;
+  std::size_t bad_configs_ = 0;
+};
+
+std::string top_kind_phrase(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Null:
+      return "null";
+    case Value::Kind::Bool:
+      return "a boolean (" + detail::render(v) + ")";
+    case Value::Kind::String:
+      return "a string (" + detail::render(v) + ")";
+    default:
+      return "a number (" + detail::render(v) + ")";
+  }
+}
+
+}  // namespace
+
+std::string format_error(const ConfigError& e) {
+  std::string out = e.file + ": ";
+  if (e.index >= 0) {
+    const std::string idx = std::to_string(e.index);
+    out += "config #" + idx;
+    if (!e.config_name.empty() && e.config_name != "#" + idx)
+      out += " " + detail::quote(e.config_name);
+    out += ": ";
+  }
+  if (!e.field.empty()) out += "field " + detail::quote(e.field, 64) + ": ";
+  out += e.message;
+  return out;
+}
+
+LoadResult parse_configs(std::string_view text, const std::string& file_label) {
+  Collector c(file_label);
+  if (auto problem = detail::check_text(text)) return c.fatal(*problem);
+  const std::string_view body = detail::strip_utf8_bom(text);
+  const detail::StreamOutcome out = detail::stream_configs(body, c);
+  using Failure = detail::StreamOutcome::Failure;
+  switch (out.failure) {
+    case Failure::Syntax:
+      return c.fatal("not JSON: " + detail::describe_parse_error(body, out.position,
+                                                                 out.parser_message,
+                                                                 out.parser_error_id));
+    case Failure::TooDeep: {
+      const auto at = detail::find_too_deep(body, kMaxJsonDepth);
+      const detail::TextPosition p = detail::position_of(body, at.value_or(0));
+      return c.fatal("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                     " levels at line " + std::to_string(p.line) + ", column " +
+                     std::to_string(p.column) + "; a config file needs at most 5");
+    }
+    case Failure::TooManyConfigs:
+      return c.fatal("too many configs: more than " + std::to_string(kMaxConfigsPerFile) +
+                     " in one file; split them into several files");
+    case Failure::None:
+      break;
+  }
+  using Top = detail::StreamOutcome::Top;
+  if (out.top == Top::Scalar)
+    return c.fatal("the top level is " + top_kind_phrase(out.top_scalar) + "; " +
+                   std::string(kExpectedDocument));
+  if (c.duplicate_configs_)
+    return c.fatal("duplicate field (JSON keeps only one); give one \"configs\" array", "configs");
+  if (!c.configs_not_array_.empty()) return c.fatal(c.configs_not_array_, "configs");
+  if (out.top == Top::Object && !out.configs_array_seen) {
+    LoadResult r = c.finish();
+    r.configs.clear();
+    r.errors.push_back(
+        {file_label, -1, "", "", "no \"configs\" array; " + std::string(kExpectedDocument)});
+    return r;
+  }
+  return c.finish();
+}
+
+LoadResult read_config_file(const std::string& path) {
+  const std::string label = path == "-" ? "<stdin>" : path;
+  auto input = detail::read_input(path);
+  if (auto* failure = std::get_if<detail::ReadFailure>(&input)) {
+    LoadResult r;
+    r.errors.push_back({label, -1, "", "", std::move(failure->message)});
+    return r;
+  }
+  return parse_configs(std::get<std::string>(input), label);
+}
+
+}  // namespace tilefit::io
