@@ -1,0 +1,478 @@
+// sm100_umma: B200 UMMA GEMM (1SM and 2SM; dense and block-scaled nvfp4/mxfp4/mxfp8/mxf8f6f4;
+// non-grouped and grouped / ptr-array; TMA, no-smem, auto and blockscale_out epilogues).
+//
+// Builders:  gemm/collective/builders/sm100_umma_builder.inl (dense, OpClassTensorOp),
+//            sm100_blockscaled_umma_builder.inl (OpClassBlockScaledTensorOp),
+//            sm100_pipeline_carveout.inl (the builder's kernel carve-out),
+//            sm100_common.inl, sm1xx_common.inl (tiled MMA, 1SM/2SM, instruction choice)
+// Mainloops: gemm/collective/sm100_mma_warpspecialized.hpp:223-231,
+//            sm100_mma_array_warpspecialized.hpp:233-246,
+//            sm100_blockscaled_mma_warpspecialized.hpp:274-284,
+//            sm100_blockscaled_mma_array_warpspecialized.hpp:285-302
+// Kernels:   gemm/kernel/sm100_gemm_tma_warpspecialized.hpp:182-210,
+//            sm100_gemm_array_tma_warpspecialized.hpp:239-294
+// Epilogue:  ../sm100_epilogue.hpp
+// Reference: ../shared/docs/cutlass-smem-model.md §5 (and §1.3, §2.3-§2.6.3, P10-P17).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "../sm100_epilogue.hpp"
+#include "families.hpp"
+#include "tilefit/model/arch.hpp"
+
+namespace tilefit::model {
+namespace {
+
+/// Sm100::kSharedMemoryCapacityBytes (cutlass/arch/arch.h:44, 100-118; same for Sm101/Sm103).
+constexpr Bytes kSm100Capacity = 232448;
+/// cute::TmaDescriptor: 128 B, alignas(64) (cute/arch/copy_sm90_desc.hpp:292-296).
+constexpr Bytes kTmaDescriptorBytes = 128;
+/// PersistentTileSchedulerSm100::CLCResponse { uint32_t data[4]; } (sm100_tile_scheduler.hpp:74);
+/// detail::CLCResponseSize (sm100_common.inl:70-71).
+constexpr Bytes kClcResponseBytes = 16;
+/// Grouped: WithTensorMapUpdateInfo<PersistentTileSchedulerSm90Group::WorkTileInfo> = four
+/// int32 + two uint16 = 20 B, alignment 4 (sm100_gemm_array_tma_warpspecialized.hpp:205-211;
+/// sm90_tile_scheduler_group.hpp:66-70).
+constexpr Bytes kGroupedResponseBytes = 20;
+/// tensormaps[NumTensorMapUpdaterThreads/32 + 1] with 4 updater warps (array kernel L154, L278).
+constexpr int kGroupedTensormapCopies = 5;
+
+std::string n(long long x) { return std::to_string(x); }
+
+enum class Instr { Dense, Mxf8f6f4, Mxf4Nvf4 };
+
+/// Everything the builders decide, shared by plan() and storage().
+struct Decision {
+  bool block_scaled = false;
+  Instr instr = Instr::Dense;
+  bool two_sm = false;          ///< the tiled MMA is 2SM (AtomThrID size 2)
+  int a_bits = 0, b_bits = 0;   ///< smem allocation bits of A and B
+  long long a_m = 0, b_n = 0;   ///< per-CTA BlockTileA_M and BlockTileB_N
+  Bytes sfa_stage = 0, sfb_stage = 0;  ///< scale-factor bytes per stage (block-scaled)
+  int acc_stages = 0;           ///< AccumulatorPipelineStageCount
+  int sched_stages = 0;         ///< SchedulerPipelineStageCount
+  int tensormaps = 2;           ///< mainloop TMA descriptors (2 dense, 4 block-scaled)
+  Sm100Epilogue epi;
+  std::vector<std::string> invalid;
+  std::vector<std::string> notes;
+  std::string kernel;
+};
+
+/// Smem allocation bits of a dense operand: sm1xx_kernel_input_element_to_mma_input_element maps
+/// float to tf32 (32 bits) and every sub-byte MMA type is allocated as uint8_t
+/// (sm100_umma_builder.inl:224-225; collective sm100_mma_warpspecialized.hpp:211-212).
+int dense_alloc_bits(DType t) { return std::max(8, bits(t)); }
+
+/// K of one UMMA instruction in elements: 256 bits of the MMA type; F8F6F4 operands (fp4/fp6
+/// are unpacked to 8 bits) -> 32 (cute/atom/mma_traits_sm100.hpp).
+int dense_instr_k(DType t) { return 256 / dense_alloc_bits(t); }
+
+bool dense_type_ok(DType a, DType b, std::string& why) {
+  // check_input_datatypes (sm100_umma_builder.inl:101-149).
+  auto non_f8f6f4 = [](DType t) {
+    return t == DType::TF32 || t == DType::F32 || t == DType::F16 || t == DType::BF16 ||
+           t == DType::S8 || t == DType::U8;
+  };
+  if (is_f8f6f4(a) && is_f8f6f4(b)) return true;
+  if (non_f8f6f4(a) && a == b) return true;
+  why = "dense SM100 UMMA takes tf32/f32, f16, bf16, s8 or u8 with A == B, or fp8/fp6/fp4 on both "
+        "sides; got " + std::string(dtype_name(a)) + " x " + std::string(dtype_name(b)) +
+        " (static_assert \"Unsupported data type for ElementA\", sm100_umma_builder.inl:146)";
+  return false;
+}
+
+/// sm1xx_gemm_check_for_f8f6f4_mix8bit_requirement (sm1xx_common.inl:203-364), dense (not
+/// sparse): an unpacked fp4/fp6 operand needs TileK % 128 when K-major, else Tile M % 128 (A,
+/// per CTA for 2SM) or Tile N % 128 (1SM) / % 256 (2SM) (B).
+void check_unpacked_f4f6(const KernelConfig& cfg, bool a_unpacked, bool b_unpacked, bool two_sm,
+                         std::vector<std::string>& invalid) {
+  const long long tile_m = two_sm ? cfg.m / 2 : cfg.m;
+  const bool a_ok = !a_unpacked || (cfg.a_k_major ? cfg.k % 128 == 0 : tile_m % 128 == 0);
+  const bool b_ok =
+      !b_unpacked || (cfg.b_k_major ? cfg.k % 128 == 0 : cfg.n % (two_sm ? 256 : 128) == 0);
+  if (!a_ok || !b_ok)
+    invalid.push_back("fp4/fp6 operands unpacked to 8 bits in smem need K % 128 == 0 (K-major) "
+                      "or M/N % 128 (" + std::string(two_sm ? "N % 256 for 2SM" : "1SM") +
+                      ") when MN-major: static_assert \"TileSize and MNK Major does not met with "
+                      "MMA Mix 8-bit TMA load requirement\" (sm1xx_common.inl:203-364)");
+}
+
+Decision decide(const KernelConfig& cfg) {
+  Decision d;
+  std::vector<std::string>& bad = d.invalid;
+
+  // ---- schedule and operands -------------------------------------------------------------
+  if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Sm1 && cfg.schedule != Schedule::Sm2)
+    bad.push_back("schedule \"" + std::string(schedule_name(cfg.schedule)) +
+                  "\" is not an SM100 UMMA schedule (auto, 1sm, 2sm)");
+  if (cfg.warp) bad.push_back("a warp tile applies to sm80_multistage kernels only");
+  if (cfg.swap_ab) bad.push_back("swap_ab is modelled for the TensorRT-LLM SM120 MoE kernels only");
+  for (int c : cfg.cluster)
+    if (c < 1) bad.push_back("cluster extents must be >= 1");
+  if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0) {
+    bad.push_back("tile extents must be positive");
+    return d;
+  }
+
+  d.block_scaled = cfg.a.block_scaled() || cfg.b.block_scaled();
+  const bool even_cluster_m = cfg.cluster[0] % 2 == 0;
+
+  if (d.block_scaled) {
+    // ---- block-scaled: sm100_blockscaled_umma_builder.inl + sm1xx_common.inl -------------
+    d.tensormaps = 4;
+    if (!cfg.a.block_scaled() || !cfg.b.block_scaled())
+      bad.push_back("block-scaled GEMM needs scale factors on both A and B (" +
+                    operand_name(cfg.a) + " x " + operand_name(cfg.b) + ")");
+    if (cfg.a.sf != cfg.b.sf)
+      bad.push_back("static_assert \"Scale factor types for A and B should be the same.\" "
+                    "(sm1xx_common.inl:540)");
+    if (cfg.a.sf_vec != cfg.b.sf_vec)
+      bad.push_back("static_assert \"Scale factor vector size for A and B should be the same.\" "
+                    "(sm1xx_common.inl:541)");
+    const int vs = std::max(cfg.a.sf_vec, cfg.b.sf_vec);
+    const int ab = bits(cfg.a.elem), bb = bits(cfg.b.elem);
+    auto f468 = [](int x) { return x == 4 || x == 6 || x == 8; };
+    if (!is_f8f6f4(cfg.a.elem) || !is_f8f6f4(cfg.b.elem) || !f468(ab) || !f468(bb))
+      bad.push_back("block-scaled SM100 UMMA takes fp4/fp6/fp8 data types (sm1xx_common.inl:548-)");
+
+    // Instruction (select_instr, sm1xx_common.inl:731-800): an explicit Mxf8f6f4 / Nvf4-Mxf4
+    // schedule decides; auto: 6-8 bit pairs and fp4 mixed with 6/8 bit -> MXF8F6F4; fp4 x fp4
+    // with K-major A and B -> MXF4_NVF4, otherwise MXF8F6F4.
+    if (cfg.mma == Mma::F8F6F4) {
+      d.instr = Instr::Mxf8f6f4;
+    } else if (cfg.mma == Mma::Nvf4) {
+      d.instr = Instr::Mxf4Nvf4;
+    } else if (ab == 4 && bb == 4) {
+      d.instr = (cfg.a_k_major && cfg.b_k_major) ? Instr::Mxf4Nvf4 : Instr::Mxf8f6f4;
+    } else {
+      d.instr = Instr::Mxf8f6f4;
+    }
+    if (d.instr == Instr::Mxf8f6f4) {
+      // MX_F4F6F8: ue8m0 SF, vector size 32 (sm1xx_common.inl:553-600, 623-636).
+      if (cfg.a.sf != DType::UE8M0 || vs != 32)
+        bad.push_back("the MXF8F6F4 instruction needs ue8m0 scale factors with vector size 32 "
+                      "(static_assert \"MX_F4F6F8 only supports ue8m0 SF type\" / \"Incorrect "
+                      "SfVectorSize for MX_F4F6F8\", sm1xx_common.inl:556-600)");
+    } else {
+      if (ab != 4 || bb != 4)
+        bad.push_back("the MXF4/NVF4 instruction takes fp4 x fp4 only (sm1xx_common.inl:603-620)");
+      if (!cfg.a_k_major || !cfg.b_k_major)
+        bad.push_back("MXF4/NVF4 needs K-major A and B: static_assert \"Only MMA.MXF8F6F4 supports "
+                      "non-K major inputs\" (sm100_blockscaled_umma_builder.inl:159)");
+      if (vs != 16 && vs != 32) bad.push_back("MXF4/NVF4 scale-factor vector size must be 16 or 32");
+    }
+    // 1SM/2SM (is_2sm, sm1xx_common.inl:692-726).
+    if (cfg.schedule == Schedule::Sm2) {
+      d.two_sm = true;
+    } else if (cfg.schedule == Schedule::Sm1) {
+      d.two_sm = false;
+    } else if (even_cluster_m) {
+      if (cfg.m != 256 && cfg.m != 128)
+        bad.push_back("auto schedule with an even cluster M needs MMA tile M 128 or 256: "
+                      "static_assert \"Unsupported M dimension for TileShape_MNK.\" "
+                      "(sm1xx_common.inl:710-716)");
+      d.two_sm = cfg.m == 256;
+    }
+    // Tiled MMA (sm100_common.inl:824-832, 885-893).
+    if (d.two_sm ? cfg.m != 256 : cfg.m != 128)
+      bad.push_back("block-scaled " + std::string(d.two_sm ? "2SM" : "1SM") + " MMA tile M = " +
+                    n(cfg.m) + ": must be " + (d.two_sm ? "256" : "128") +
+                    " (static_assert \"Invalid TileShape_M.\", sm100_common.inl:" +
+                    (d.two_sm ? "888" : "827") + ")");
+    if (cfg.n != 64 && cfg.n != 128 && cfg.n != 192 && cfg.n != 256)
+      bad.push_back("block-scaled MMA tile N = " + n(cfg.n) + ": must be 64, 128, 192 or 256 "
+                    "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:831, 892)");
+    // Instruction K: 32 (MXF8F6F4) or 64 (MXF4/NVF4) (mma_traits_sm100.hpp:2547-2548, 3310-3311);
+    // the collective asserts evenly_divides(TileShape, tile_shape(TiledMma)) (L124).
+    const int instr_k = d.instr == Instr::Mxf8f6f4 ? 32 : 64;
+    if (cfg.k % instr_k != 0)
+      bad.push_back("tile K = " + n(cfg.k) + " is not a multiple of the instruction K " +
+                    n(instr_k) + " (CUTE_STATIC_ASSERT_V(evenly_divides(TileShape, "
+                    "tile_shape(TiledMma))), sm100_blockscaled_mma_warpspecialized.hpp:124)");
+    if (vs > 0 && cfg.k % (4LL * vs) != 0)
+      bad.push_back("tile K = " + n(cfg.k) + " is not a multiple of 4 x sf_vec = " + n(4LL * vs) +
+                    ": the scale-factor smem layout holds K/Vs/4 blocks of 4 "
+                    "(cutlass/detail/sm100_blockscaled_layout.hpp:143-146; doc P5)");
+
+    // Smem element (sm100_blockscaled_umma_builder.inl:176-177): MXF8F6F4 -> uint8_t, MXF4/NVF4
+    // -> the 4-bit MMA type (packed, array_subbyte).
+    d.a_bits = d.instr == Instr::Mxf8f6f4 ? 8 : 4;
+    d.b_bits = d.a_bits;
+    if (d.instr == Instr::Mxf8f6f4)
+      check_unpacked_f4f6(cfg, ab < 8, bb < 8, d.two_sm, bad);
+
+    // Scale factors per stage (Sm1xxBlockScaledConfig::deduce_smem_layoutSFA/SFB,
+    // cutlass/detail/sm100_blockscaled_layout.hpp:119-183), with MMA_NSF·(4/MMA_NSF) = 4:
+    //   SFA = ⌊MMA_M/128⌋ · 128 · 4 · ⌊⌊K/Vs⌋/4⌋,  MMA_M = M / (2SM ? 2 : 1)
+    //   SFB = ⌈N/128⌉ · 128 · 4 · ⌊⌊K/Vs⌋/4⌋  over the full MMA N, also for 2SM (P17)
+    if (vs > 0) {
+      const long long k_blocks = (cfg.k / vs) / 4;
+      const long long mma_m = cfg.m / (d.two_sm ? 2 : 1);
+      d.sfa_stage = (mma_m / 128) * 128 * 4 * k_blocks;
+      d.sfb_stage = ceil_div(cfg.n, 128) * 128 * 4 * k_blocks;
+    }
+    // AccumulatorPipelineStageCount = (MMA_N == 256) ? 1 : 2 (L241-242).
+    d.acc_stages = cfg.n == 256 ? 1 : 2;
+    const char* variant = d.instr == Instr::Mxf8f6f4 ? "Mxf8f6f4" : (vs == 16 ? "Nvf4" : "Mxf4");
+    d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
+               (d.two_sm ? "2Sm" : "1Sm") + variant + "Sm100";
+  } else {
+    // ---- dense: sm100_umma_builder.inl -----------------------------------------------------
+    std::string why;
+    if (!dense_type_ok(cfg.a.elem, cfg.b.elem, why)) bad.push_back(why);
+    if (cfg.mma == Mma::Nvf4) bad.push_back("mma \"nvf4\" is a block-scaled instruction");
+    // Tiled MMA (sm100_common.inl:444-476): explicit 2SM / 1SM; auto -> 2SM when the static
+    // cluster M is even and tile M % 128 == 0.
+    bool builder_2sm = false;  // is_2sm of the builder (L208-212), used for the accumulator
+    if (cfg.schedule == Schedule::Sm2) {
+      d.two_sm = builder_2sm = true;
+    } else if (cfg.schedule == Schedule::Sm1) {
+      d.two_sm = builder_2sm = false;
+    } else {
+      builder_2sm = even_cluster_m;
+      d.two_sm = even_cluster_m && cfg.m % 128 == 0;
+    }
+    const bool is_s8 = cfg.a.elem == DType::S8 || cfg.a.elem == DType::U8;
+    if (d.two_sm) {
+      // sm100_common.inl:372-379; N: SM100_MMA_*_2x1SM_SS (cute/arch/mma_sm100_umma.hpp:515,
+      // 555: N % 16 in [16, 256]; S8 L1093: N % 32 in [32, 256]).
+      if (cfg.m != 128 && cfg.m != 256)
+        bad.push_back("2SM MMA tile M = " + n(cfg.m) + ": must be 128 or 256 (static_assert "
+                      "\"Invalid TileShape_M.\", sm100_common.inl:375)");
+      const long long nq = is_s8 ? 32 : 16;
+      if (cfg.n % nq != 0 || cfg.n < nq || cfg.n > 256)
+        bad.push_back("2SM MMA tile N = " + n(cfg.n) + ": must be a multiple of " + n(nq) +
+                      " between " + n(nq) + " and 256 (cute/arch/mma_sm100_umma.hpp:555, 1093)");
+    } else {
+      // sm100_common.inl:306-313; S8 1SM: N == 8 or N % 16 (mma_sm100_umma.hpp:972).
+      if (cfg.m != 64 && cfg.m != 128)
+        bad.push_back("1SM MMA tile M = " + n(cfg.m) + ": must be 64 or 128 (static_assert "
+                      "\"Invalid TileShape_M.\", sm100_common.inl:309)");
+      const bool n_ok = is_s8 ? (cfg.n == 8 || (cfg.n % 16 == 0 && cfg.n >= 16 && cfg.n <= 256))
+                              : (cfg.n % 8 == 0 && cfg.n <= 256);
+      if (!n_ok)
+        bad.push_back("1SM MMA tile N = " + n(cfg.n) + ": must be a multiple of 8 up to 256 "
+                      "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:312)");
+    }
+    const int instr_k = dense_instr_k(cfg.a.elem);
+    if (cfg.k % instr_k != 0)
+      bad.push_back("tile K = " + n(cfg.k) + " is not a multiple of the UMMA instruction K " +
+                    n(instr_k) + " for " + std::string(dtype_name(cfg.a.elem)));
+    d.a_bits = dense_alloc_bits(cfg.a.elem);
+    d.b_bits = dense_alloc_bits(cfg.b.elem);
+    if (is_f8f6f4(cfg.a.elem) && is_f8f6f4(cfg.b.elem))
+      check_unpacked_f4f6(cfg, bits(cfg.a.elem) < 8, bits(cfg.b.elem) < 8, d.two_sm, bad);
+
+    // AccumulatorPipelineStageCount (L260-268):
+    //   min(4, (is_2sm || MMA atom M > 64) ? 128·512 / (CtaM·CtaN) : (512 / CtaN)·2)
+    const long long cta_m = d.two_sm ? cfg.m / 2 : cfg.m;
+    const long long acc = cta_m <= 0                     ? 0
+                          : (builder_2sm || cfg.m > 64) ? (128LL * 512) / (cta_m * cfg.n)
+                                                        : (512 / cfg.n) * 2;
+    d.acc_stages = static_cast<int>(std::min<long long>(4, acc));
+    if (d.acc_stages <= 0)
+      bad.push_back("static_assert \"Accumulator pipeline stage count must be positive.\" "
+                    "(sm100_umma_builder.inl:268)");
+    d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
+               (d.two_sm ? "2Sm" : "1Sm") + "Sm100";
+  }
+
+  if (d.two_sm && !even_cluster_m)
+    bad.push_back("2SM MMA with cluster M = " + n(cfg.cluster[0]) + ": static_assert \"Cluster "
+                  "shape not divisible by MMA size\" (sm100_common.inl:246)");
+  if (cfg.schedule == Schedule::Auto && cfg.grouped)
+    d.notes.push_back("grouped: KernelScheduleAuto builds the non-ptr-array mainloop; modelled as " +
+                      d.kernel + " (pass it explicitly)");
+
+  // Per-CTA smem tile (SmemTileShape = (BlockTileA_M, BlockTileB_N, K), L239-241, 295): the
+  // 2SM atoms split A by M and B by N across the CTA pair (doc §5.1).
+  d.a_m = d.two_sm ? cfg.m / 2 : cfg.m;
+  d.b_n = d.two_sm ? cfg.n / 2 : cfg.n;
+  // SchedulerPipelineStageCount: 8 for grouped (pointer strides), else 2 (L276-282; block-scaled
+  // L243-247).
+  d.sched_stages = cfg.grouped ? 8 : 2;
+
+  d.epi = sm100_epilogue(cfg, Sm100EpilogueContext{d.two_sm, d.block_scaled});
+  for (const std::string& why : d.epi.invalid) bad.push_back(why);
+  for (const std::string& note : d.epi.notes) d.notes.push_back(note);
+  d.kernel += " + " + d.epi.description;
+  return d;
+}
+
+/// Sm100DenseGemmTmaUmmaCarveout::KernelSmemCarveout (sm100_pipeline_carveout.inl:45-83),
+/// NumCLC = ptr-array ? 2 : 1, T = 2 (dense) or 4 (block-scaled) descriptors:
+///   16·Acc + 16·Sstg·NumCLC + 16 (load order) + 8 (TMEM dealloc) + 16·Sstg (CLC throttle)
+///   + 16·Sstg·NumCLC (CLC responses) + 4·Sstg (TMEM base pointers)
+///   + ptr-array: 128·T·5 (tensormaps) + 16·Sstg (tensormap-ready pipeline)
+Bytes kernel_carveout(const Decision& d, bool ptr_array) {
+  const Bytes sstg = d.sched_stages;
+  const Bytes num_clc = ptr_array ? 2 : 1;
+  Bytes c = 16 * d.acc_stages + 16 * sstg * num_clc + 16 + 8 + 16 * sstg +
+            sstg * kClcResponseBytes * num_clc + 4 * sstg;
+  if (ptr_array) c += kTmaDescriptorBytes * d.tensormaps * 5 + 16 * sstg;
+  return c;
+}
+
+/// The builder's per-stage estimate:
+///   dense (sm100_compute_stage_count_or_override, sm100_umma_builder.inl:84-99):
+///     B(A, BlockTileA_M·K) + B(B, BlockTileB_N·K) + sizeof(PipelineTmaUmmaAsync<1>) (16)
+///   block-scaled (sm100_blockscaled_umma_builder.inl:69-88):
+///     B(A, …) + B(B, …) + ru(16, 128) + SFA + SFB
+Bytes stage_bytes(const Decision& d, const KernelConfig& cfg) {
+  const Bytes ab = bits_to_bytes(Bytes{d.a_bits} * d.a_m * cfg.k) +
+                   bits_to_bytes(Bytes{d.b_bits} * d.b_n * cfg.k);
+  if (!d.block_scaled) return ab + 16;
+  return ab + 128 + d.sfa_stage + d.sfb_stage;
+}
+
+/// Mainloop TensorStorage : aligned_struct<128> { ArrayEngine A; ArrayEngine B; [ArrayEngine
+/// SFA; ArrayEngine SFB] } — no alignas on the arrays; fp4 (MXF4/NVF4) A/B are sub-byte arrays
+/// (alignment 1), everything else rounds to 16.
+Field mainloop_tensors(const Decision& d, const KernelConfig& cfg, int stages) {
+  const Field a = array_engine(Component::A, Bytes{stages} * d.a_m * cfg.k, d.a_bits);
+  const Field b = array_engine(Component::B, Bytes{stages} * d.b_n * cfg.k, d.b_bits);
+  if (!d.block_scaled) return make_struct({a, b}, 128);
+  return make_struct({a, b, array_aligned(Component::SFA, stages * d.sfa_stage),
+                      array_aligned(Component::SFB, stages * d.sfb_stage)},
+                     128);
+}
+
+/// Mainloop TensorMapStorage : aligned_struct<128> { TmaDescriptor × T } (T = 2 or 4).
+Field mainloop_tensormaps(const Decision& d) {
+  return make_struct({leaf(Component::Tensormaps, kTmaDescriptorBytes * d.tensormaps, 64)}, 128);
+}
+
+/// `n` copies of `f` (a C array of structs).
+Field repeat(const Field& f, int count) {
+  Field out = f;
+  out.size = f.size * count;
+  for (Bytes& p : out.parts) p *= count;
+  return out;
+}
+
+class Sm100Umma final : public KernelFamily {
+ public:
+  std::string_view name() const override { return "sm100_umma"; }
+  std::string_view description() const override {
+    return "SM100 (B200) UMMA GEMM, 1SM/2SM, dense and block-scaled (nvfp4, mxfp4, mxfp8, "
+           "mxf8f6f4), grouped; TMA / no-smem / blockscale_out epilogues";
+  }
+  bool runs_on(int sm) const override { return sm == 100 || sm == 101 || sm == 103 || sm == 110; }
+
+  std::optional<std::string> claims(const KernelConfig& cfg, int sm) const override {
+    if (!runs_on(sm) || cfg.warp) return std::nullopt;
+    if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Sm1 && cfg.schedule != Schedule::Sm2)
+      return std::nullopt;
+    return arch_name(sm) + ": UMMA kernel (CUTLASS 3.x sm100 " +
+           (cfg.a.block_scaled() || cfg.b.block_scaled() ? "block-scaled " : "") + "builder)";
+  }
+
+  BuildPlan plan(const KernelConfig& cfg) const override {
+    const Decision d = decide(cfg);
+    BuildPlan p;
+    p.invalid = d.invalid;
+    p.notes = d.notes;
+    p.kernel = d.kernel;
+    p.overflow = Overflow::CompileStaticAssert;  // sm100_gemm_tma_warpspecialized.hpp:410
+    p.capacity_constant = kSm100Capacity;
+    // Only the dense collective asserts Stages >= 2 (sm100_mma_warpspecialized.hpp:191; array
+    // L194); the block-scaled collectives accept 1.
+    p.min_stages = d.block_scaled ? 1 : 2;
+    if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0 || cfg.d == DType::Void || d.a_m <= 0 ||
+        d.b_n <= 0 || (d.epi.kind == Sm100Epilogue::Kind::Tma && d.epi.epi_tiles == 0)) {
+      p.sizes_known = false;
+      return p;
+    }
+    // ReducedSmemCapacityBytes = 232448 − KernelSmemCarveout (sm100_common.inl:998-1001).
+    p.builder_capacity = kSm100Capacity - kernel_carveout(d, cfg.grouped);
+    // StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>, used as is (P2).
+    p.carveout = sm100_epilogue_shared_storage(d.epi).size;
+    p.stage_bytes = stage_bytes(d, cfg);
+    if (cfg.stages) {
+      p.auto_stages = false;
+      p.stages = *cfg.stages;
+    } else {
+      // (Capacity − carveout) / stage_bytes, then static_assert(PipelineStages > 0) (dense L300,
+      // block-scaled L265). A negative quotient is reported as 0.
+      p.stages = static_cast<int>(std::max<Bytes>(0, (p.builder_capacity - p.carveout) / p.stage_bytes));
+    }
+    if (cfg.arch == 103 || cfg.arch == 101 || cfg.arch == 110)
+      p.notes.push_back("modelled as the ArchTag Sm100 kernels (same 232448 B capacity); "
+                        "SM103-specific builders (e.g. ultra nvfp4) are not modelled");
+    p.unbudgeted = std::string("the padding that aligns the kernel's `tensors` to max(128, epilogue "
+                               "swizzle alignment) after the pipelines") +
+                   (cfg.grouped ? ", and 4 more copies of the epilogue's 256 B tensormaps "
+                                  "(tensormaps[5]; the builder's 128·T·5 covers the mainloop "
+                                  "descriptors only)"
+                                : "");
+    return p;
+  }
+
+  Storage storage(const KernelConfig& cfg, const BuildPlan&, int stages) const override {
+    const Decision d = decide(cfg);
+    const Sm100Epilogue& e = d.epi;
+    const Field main_t = mainloop_tensors(d, cfg, stages);
+    const Field main_pipe = pipeline_barriers(Component::MainloopBarriers, stages);
+    const Field epi_t = sm100_epilogue_tensor_storage(e);
+    const Field epi_pipe = sm100_epilogue_pipeline_storage(e);
+    const Bytes sstg = d.sched_stages;
+
+    // Kernel pipelines : aligned_struct<16> (sm100_gemm_tma_warpspecialized.hpp:182-199;
+    // array kernel L221-255), every member alignas(16):
+    //   mainloop PipelineTmaUmmaAsync<S> 16·S; epi_load PipelineTransactionAsync<SC> 16·SC (2 B
+    //   for SC = 0); load_order OrderedSequenceBarrier<1,2> 16; clc PipelineCLCFetchAsync<Sstg>
+    //   16·Sstg (grouped: PipelineAsync<8>, 128); accumulator PipelineUmmaAsync<Acc> 16·Acc;
+    //   clc_throttle PipelineAsync<Sstg> 16·Sstg (grouped: PipelineEmpty, 1 B);
+    //   tmem_dealloc ClusterBarrier 8; grouped: tensor_map_ready PipelineAsync<8> 128.
+    const Field load_order = with_align(leaf(Component::KernelBarriers, 16, 8), 16);
+    const Field clc = with_align(leaf(Component::Scheduler, 16 * sstg, 8), 16);
+    const Field accumulator = with_align(leaf(Component::KernelBarriers, 16 * d.acc_stages, 8), 16);
+    const Field tmem_dealloc = with_align(leaf(Component::KernelBarriers, 8, 8), 16);
+    const Field tmem_ptr = leaf(Component::TmemPointer, 4, 4);  // uint32_t tmem_base_ptr
+    // TensorStorage : aligned_struct<128> { epilogue; mainloop; } — epilogue FIRST (P14).
+    const Field tensors = make_struct({epi_t, main_t}, 128);
+
+    Storage st;
+    if (!cfg.grouped) {
+      const Field pipelines = make_struct(
+          {with_align(main_pipe, 16), with_align(epi_pipe, 16), load_order, clc, accumulator,
+           with_align(leaf(Component::Scheduler, 16 * sstg, 8), 16), tmem_dealloc},
+          16);
+      // alignas(16) CLCResponse clc_response[Sstg] (16 B each).
+      const Field responses = with_align(leaf(Component::Scheduler, sstg * kClcResponseBytes, 4), 16);
+      st.kernel = make_struct({pipelines, responses, tmem_ptr, tensors});
+      st.mainloop_shared = make_struct({main_t, main_pipe}).size;
+    } else {
+      // Grouped (pointer StrideB): PersistentTileSchedulerSm100Group, not dynamic-persistent,
+      // so IsTensorMapUpdateAsync (array kernel L132-140, L180-195).
+      const Field pipelines = make_struct(
+          {with_align(main_pipe, 16), with_align(epi_pipe, 16), load_order, clc, accumulator,
+           with_align(empty_member(Component::Scheduler), 16), tmem_dealloc,
+           with_align(leaf(Component::KernelBarriers, 16 * sstg, 8), 16)},
+          16);
+      // alignas(16) clc_response[2][Sstg] of WithTensorMapUpdateInfo<WorkTileInfo> (20 B).
+      const Field responses =
+          with_align(leaf(Component::Scheduler, 2 * sstg * kGroupedResponseBytes, 4), 16);
+      // TensorMapStorage : aligned_struct<128> { alignas(128) epilogue; alignas(128) mainloop; }
+      // tensormaps[5] (L270-276).
+      const Field one_copy = make_struct(
+          {with_align(sm100_epilogue_tensormaps(e), 128), with_align(mainloop_tensormaps(d), 128)}, 128);
+      st.kernel = make_struct({pipelines, responses, tmem_ptr,
+                               repeat(one_copy, kGroupedTensormapCopies), tensors});
+      // Array mainloop SharedStorage { tensors; TensorMapStorage tensormaps; pipeline; }.
+      st.mainloop_shared = make_struct({main_t, mainloop_tensormaps(d), main_pipe}).size;
+    }
+    st.epilogue_shared = sm100_epilogue_shared_storage(e).size;
+    return st;
+  }
+};
+
+}  // namespace
+
+const KernelFamily& sm100_umma_family() {
+  static const Sm100Umma family;
+  return family;
+}
+
+}  // namespace tilefit::model
