@@ -60,6 +60,31 @@ TEST(Cli, FinalizeExplainsTheOverflow) {
   expect_golden("check_moe_finalize.txt", r.out);
 }
 
+TEST(Cli, MixedFamiliesEachModelledByItsFamily) {
+  const auto r = run_cli("check configs/mixed_families.json --builtin --format json");
+  EXPECT_EQ(r.exit_code, 1);  // the finalize tile does not fit
+  const auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> kernels, statuses;
+  for (const auto& res : j["results"]) {
+    kernels.push_back(res["kernel"]);
+    statuses.push_back(res["status"]);
+    EXPECT_NE(res["kernel_reason"].get<std::string>().find("inferred"), std::string::npos);
+  }
+  EXPECT_EQ(kernels, (std::vector<std::string>{"sm120_blockscaled", "sm120_dense", "sm90_tma_ws",
+                                                "sm100_umma", "sm80_multistage"}));
+  EXPECT_EQ(statuses, (std::vector<std::string>{"does_not_fit", "fits", "fits", "fits", "fits"}));
+  const auto table = run_cli("check configs/mixed_families.json --builtin");
+  expect_golden("check_mixed_families.txt", table.out);
+}
+
+TEST(Cli, EveryShippedConfigIsReadWithoutErrors) {
+  const auto r = run_cli("check configs/*.json --builtin --format json");
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // some do not fit on purpose, none is an input error
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump(2);
+  EXPECT_GE(j["results"].size(), 30u);
+}
+
 TEST(Cli, BreakdownShowsPartsAndLimits) {
   const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin --breakdown");
   EXPECT_EQ(r.exit_code, 0);

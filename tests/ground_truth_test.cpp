@@ -52,7 +52,9 @@ TEST_P(GroundTruth, MatchesCutlass) {
   std::string notes;
   for (const auto& n : r.notes) notes += "\n  note: " + n;
   EXPECT_EQ(std::string(model::status_name(r.status)), row.expect["status"].get<std::string>()) << notes;
-  if (row.expect.contains("stages")) EXPECT_EQ(r.stages, row.expect["stages"].get<int>()) << notes;
+  if (row.expect.contains("stages")) {
+    EXPECT_EQ(r.stages, row.expect["stages"].get<int>()) << notes;
+  }
   auto expect_bytes = [&](const char* key, const std::optional<model::Bytes>& got) {
     if (!row.expect.contains(key)) return;
     ASSERT_TRUE(got.has_value()) << key << notes;
@@ -77,6 +79,11 @@ std::string row_name(const ::testing::TestParamInfo<Row>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Cutlass47, GroundTruth, ::testing::ValuesIn(load_rows("cutlass-4.7.jsonl")),
                          row_name);
+// Rows measured for this project with the same method (tests/data/README.md says how).
+INSTANTIATE_TEST_SUITE_P(MeasuredSm80, GroundTruth,
+                         ::testing::ValuesIn(load_rows("measured-sm80.jsonl")), row_name);
+INSTANTIATE_TEST_SUITE_P(MeasuredSm100, GroundTruth,
+                         ::testing::ValuesIn(load_rows("measured-sm100.jsonl")), row_name);
 
 TEST(GroundTruthData, HasEveryFamily) {
   std::set<std::string> families;

@@ -464,7 +464,9 @@ class Sm80Multistage final : public KernelFamily {
                         "stores A and B as half_t in shared memory");
     if (p.sizes_known && p.stages >= 1) {
       const Storage st = storage(cfg, p, p.stages);
-      p.notes.push_back(
+      // Worth saying only when the epilogue is the larger member of the union.
+      if (st.epilogue_shared > st.mainloop_shared)
+        p.notes.push_back(
           "mainloop (" + std::to_string(st.mainloop_shared) + " B) and epilogue (" +
           std::to_string(st.epilogue_shared) +
           " B) share one union (gemm/kernel/gemm.h:139-142); the kernel requests the larger");
