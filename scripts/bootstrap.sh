@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake make libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
+packages=(g++ cmake make libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
+          clang libclang-rt-14-dev)  # clang + its runtime: scripts/sanitize.sh, scripts/fuzz.sh
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

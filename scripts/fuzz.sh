@@ -2,6 +2,7 @@
 # Bounded libFuzzer run (AddressSanitizer + UndefinedBehaviorSanitizer) over bytes -> JSON ->
 # configs -> model -> table and JSON reports, seeded from configs/ and tests/data/.
 #   scripts/fuzz.sh [seconds=30] [extra libFuzzer flags, e.g. -runs=10000000 -jobs=2]
+# FUZZ_SEED=0 gives every job a random seed (libFuzzer -seed=0); the default 1 is repeatable.
 # Builds build-fuzz/ (clang) first. Exits non-zero on any finding; the input that caused it
 # is left in build-fuzz/fuzz-findings/.
 set -euo pipefail
@@ -25,6 +26,6 @@ for f in "$corpus"/gt_???; do
   sed -e 's/^{"id": "[^"]*", "config": /[/' -e 's/, "expect": .*$/]/' "$f" >"$f.cfg.json"
 done
 mkdir -p "$build/fuzz-findings"
-ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/tilefit_fuzz" "$corpus" -seed=1 -max_total_time="$seconds" \
+ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/tilefit_fuzz" "$corpus" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" \
   -max_len=8192 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$build/fuzz-findings/" \
   -print_final_stats=1 "$@"
