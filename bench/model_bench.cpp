@@ -42,9 +42,24 @@ void BM_Sm90Tma(benchmark::State& s) {
   run(s, config(90, 128, 256, 64, "bf16", false, EpilogueVariant::Tma));
 }
 
+// Doc §5.7 A: dense bf16 1SM UMMA 128x256x64 on B200, auto epilogue.
+void BM_Sm100(benchmark::State& s) {
+  run(s, config(100, 128, 256, 64, "bf16", false, EpilogueVariant::Auto));
+}
+// Doc §6.2: 2.x multistage f16 (f32 accumulate, f16 C/D) 128x256x64 / warp 64x64x64, 3 stages.
+void BM_Sm80(benchmark::State& s) {
+  KernelConfig c = config(80, 128, 256, 64, "f16", false, EpilogueVariant::Auto);
+  c.warp = {{64, 64, 64}};
+  c.c = c.d = DType::F16;
+  c.stages = 3;
+  run(s, c);
+}
+
 BENCHMARK(BM_Sm120MoeFinalize);
 BENCHMARK(BM_Sm120Dense);
 BENCHMARK(BM_Sm90Tma);
+BENCHMARK(BM_Sm100);
+BENCHMARK(BM_Sm80);
 
 }  // namespace
 

@@ -1,10 +1,10 @@
-// sm100_umma: hand-computed cases, every sm100_umma ground-truth row, and the layout invariants.
-#include <fstream>
+// sm100_umma: hand-computed cases, invalid configurations, the number of ground-truth rows
+// (tests/ground_truth_test.cpp checks every row against CUTLASS), and the layout invariants.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "model/families/families.hpp"
 #include "test_support.hpp"
@@ -13,8 +13,6 @@
 
 namespace tilefit::model {
 namespace {
-
-using nlohmann::json;
 
 const Limits& b200() { return find_arch(100)->limits; }
 
@@ -31,65 +29,12 @@ Bytes sum_parts(const Field& f) {
   return s;
 }
 
-// ---- a small local converter from a ground-truth row's "config" ---------------------------
-
-DType dtype_or_void(const json& v) {
-  if (v.is_null()) return DType::Void;
-  const auto t = parse_dtype(v.get<std::string>());
-  EXPECT_TRUE(t.has_value()) << v;
-  return t.value_or(DType::Void);
-}
-
-KernelConfig from_row(const json& c) {
-  KernelConfig cfg;
-  cfg.name = c.at("name").get<std::string>();
-  cfg.arch = parse_arch(c.at("arch").get<std::string>()).value_or(0);
-  cfg.family = c.value("kernel", std::string());
-  const auto tile = c.at("tile");
-  cfg.m = tile.at(0).get<long long>();
-  cfg.n = tile.at(1).get<long long>();
-  cfg.k = tile.at(2).get<long long>();
-  if (c.contains("cluster"))
-    for (int i = 0; i < 3; ++i) cfg.cluster[i] = c["cluster"].at(i).get<int>();
-  cfg.a = parse_operand(c.at("a").get<std::string>()).value();
-  cfg.b = parse_operand(c.at("b").get<std::string>()).value();
-  cfg.d = c.contains("d") ? dtype_or_void(c["d"]) : DType::BF16;
-  cfg.c = c.contains("c") ? dtype_or_void(c["c"]) : cfg.d;
-  if (c.contains("acc")) cfg.acc = dtype_or_void(c["acc"]);
-  const std::string layout = c.value("layout", std::string("tn"));
-  cfg.a_k_major = layout.size() > 0 && layout[0] == 't';
-  cfg.b_k_major = layout.size() > 1 && layout[1] == 'n';
-  cfg.cd_row_major = layout.size() < 3 || layout[2] == 't';
-  cfg.schedule = parse_schedule(c.value("schedule", std::string("auto"))).value();
-  if (c.contains("epilogue")) {
-    const json& e = c["epilogue"];
-    if (e.is_string()) {
-      cfg.epilogue.variant = parse_epilogue(e.get<std::string>()).value();
-    } else {
-      cfg.epilogue.variant = parse_epilogue(e.at("variant").get<std::string>()).value();
-      if (e.contains("tile")) cfg.epilogue.tile = {{e["tile"].at(0).get<long long>(), e["tile"].at(1).get<long long>()}};
-      if (e.contains("stages_c")) cfg.epilogue.stages_c = e["stages_c"].get<int>();
-      if (e.contains("stages_d")) cfg.epilogue.stages_d = e["stages_d"].get<int>();
-      cfg.epilogue.sf_vec = e.value("sf_vec", 0);
-      if (e.contains("sf")) cfg.epilogue.sf = dtype_or_void(e["sf"]);
-    }
-  }
-  cfg.grouped = c.value("grouped", false);
-  if (c.contains("stages") && c["stages"].is_number_integer()) cfg.stages = c["stages"].get<int>();
-  if (c.contains("mma")) cfg.mma = parse_mma(c["mma"].get<std::string>()).value();
-  return cfg;
-}
-
-std::vector<json> sm100_rows(const std::string& file) {
-  std::vector<json> rows;
-  std::ifstream in(test::data_path(file));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json row = json::parse(line);
-    if (row.at("config").value("kernel", std::string()) == "sm100_umma") rows.push_back(row);
-  }
-  return rows;
+/// The configs of the sm100_umma rows of tests/data/`file`, as the config reader reads them.
+std::vector<KernelConfig> sm100_row_configs(const std::string& file) {
+  std::vector<KernelConfig> cfgs;
+  for (const test::GroundTruthRow& row : test::load_rows(file, "sm100_umma"))
+    if (const std::optional<KernelConfig> cfg = test::row_config(row)) cfgs.push_back(*cfg);
+  return cfgs;
 }
 
 // ---- (a) hand-computed cases ---------------------------------------------------------------
@@ -224,46 +169,18 @@ TEST(Sm100Umma, ClaimsSm100FamilyArchs) {
 
 // ---- (b) ground truth ----------------------------------------------------------------------
 
-void expect_row(const json& row) {
-  const KernelConfig cfg = from_row(row.at("config"));
-  const json& ex = row.at("expect");
-  const Result r = evaluate(cfg, b200());
-  std::string notes;
-  for (const std::string& n : r.notes) notes += "\n  " + n;
-  SCOPED_TRACE(row.at("id").get<std::string>() + notes);
-  EXPECT_EQ(r.family, "sm100_umma");
-  EXPECT_EQ(status_name(r.status), ex.at("status").get<std::string>());
-  if (ex.contains("stages")) {
-    EXPECT_EQ(r.stages, ex["stages"].get<int>());
-  }
-  if (ex.contains("smem_bytes")) {
-    EXPECT_EQ(r.smem_bytes, ex["smem_bytes"].get<Bytes>());
-  }
-  if (ex.contains("epilogue_smem")) {
-    EXPECT_EQ(r.epilogue_smem, ex["epilogue_smem"].get<Bytes>());
-  }
-  if (ex.contains("mainloop_smem")) {
-    EXPECT_EQ(r.mainloop_smem, ex["mainloop_smem"].get<Bytes>());
-  }
-  if (ex.contains("limit_bytes")) {
-    EXPECT_EQ(r.limit_bytes, ex["limit_bytes"].get<Bytes>());
-  }
-}
-
-TEST(Sm100Umma, GroundTruthCutlass47) {
-  const std::vector<json> rows = sm100_rows("cutlass-4.7.jsonl");
-  ASSERT_EQ(rows.size(), 14u);
-  for (const json& row : rows) expect_row(row);
+// Every row is checked against CUTLASS by tests/ground_truth_test.cpp; a data file that loses
+// rows fails here.
+TEST(Sm100Umma, Cutlass47RowCount) {
+  EXPECT_EQ(test::load_rows("cutlass-4.7.jsonl", "sm100_umma").size(), 14u);
 }
 
 // Extra SM100 rows measured the same way (see tests/data/README.md): 2SM with MMA M 128 (TMEM
 // warps 2x2), void C, column-major C/D, C and D of different widths, explicit stages and epilogue
 // tile, grouped no-smem, SFB of N = 192, mxfp4, auto schedules, column-major fp4 D with
 // blockscale_out.
-TEST(Sm100Umma, GroundTruthMeasuredSm100) {
-  const std::vector<json> rows = sm100_rows("measured-sm100.jsonl");
-  ASSERT_EQ(rows.size(), 19u);
-  for (const json& row : rows) expect_row(row);
+TEST(Sm100Umma, MeasuredSm100RowCount) {
+  EXPECT_EQ(test::load_rows("measured-sm100.jsonl", "sm100_umma").size(), 19u);
 }
 
 // ---- (c) invariants ------------------------------------------------------------------------
@@ -271,7 +188,7 @@ TEST(Sm100Umma, GroundTruthMeasuredSm100) {
 TEST(Sm100Umma, BreakdownSumsAndMaxStagesIsTight) {
   std::vector<KernelConfig> cfgs;
   for (const char* file : {"cutlass-4.7.jsonl", "measured-sm100.jsonl"})
-    for (const json& row : sm100_rows(file)) cfgs.push_back(from_row(row.at("config")));
+    for (const KernelConfig& cfg : sm100_row_configs(file)) cfgs.push_back(cfg);
   // A few more shapes: void C, column-major C/D, mxfp8 2SM, fp8 dense, grouped no-smem.
   KernelConfig extra = base_config();
   extra.m = 128, extra.n = 128, extra.k = 128;

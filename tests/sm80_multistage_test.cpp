@@ -1,12 +1,13 @@
-// sm80_multistage (CUTLASS 2.x device::Gemm, cp.async multistage): hand-computed cases, every
-// sm80_multistage ground-truth row (tests/data/cutlass-4.7.jsonl) and every extra measured row
-// (tests/data/measured-sm80.jsonl), and the layout invariants.
-#include <fstream>
+// sm80_multistage (CUTLASS 2.x device::Gemm, cp.async multistage): hand-computed cases, the
+// number of sm80_multistage ground-truth rows (tests/data/cutlass-4.7.jsonl) and extra measured
+// rows (tests/data/measured-sm80.jsonl) — tests/ground_truth_test.cpp checks every row against
+// CUTLASS — and the layout invariants over those rows.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "model/families/families.hpp"
 #include "test_support.hpp"
@@ -15,8 +16,6 @@
 
 namespace tilefit::model {
 namespace {
-
-using nlohmann::json;
 
 const Limits& a100() { return find_arch(80)->limits; }  // opt-in 166912
 const Limits& sm86() { return find_arch(86)->limits; }  // opt-in 101376
@@ -50,57 +49,9 @@ bool has_note(const Result& r, const std::string& needle) {
   return false;
 }
 
-// ---- a small local converter from a ground-truth row's "config" ---------------------------
-
-DType dtype_or_void(const json& v) {
-  if (v.is_null()) return DType::Void;
-  const auto t = parse_dtype(v.get<std::string>());
-  EXPECT_TRUE(t.has_value()) << v;
-  return t.value_or(DType::Void);
-}
-
-KernelConfig from_row(const json& c) {
-  KernelConfig cfg;
-  cfg.name = c.at("name").get<std::string>();
-  cfg.arch = parse_arch(c.at("arch").get<std::string>()).value_or(0);
-  cfg.family = c.value("kernel", std::string());
-  const json& tile = c.at("tile");
-  cfg.m = tile.at(0).get<long long>();
-  cfg.n = tile.at(1).get<long long>();
-  cfg.k = tile.at(2).get<long long>();
-  if (c.contains("warp"))
-    cfg.warp = {{c["warp"].at(0).get<long long>(), c["warp"].at(1).get<long long>(),
-                 c["warp"].at(2).get<long long>()}};
-  if (c.contains("cluster"))
-    for (int i = 0; i < 3; ++i) cfg.cluster[i] = c["cluster"].at(i).get<int>();
-  cfg.a = parse_operand(c.at("a").get<std::string>()).value();
-  cfg.b = parse_operand(c.at("b").get<std::string>()).value();
-  cfg.d = c.contains("d") ? dtype_or_void(c["d"]) : DType::BF16;
-  cfg.c = c.contains("c") ? dtype_or_void(c["c"]) : cfg.d;
-  if (c.contains("acc")) cfg.acc = dtype_or_void(c["acc"]);
-  const std::string layout = c.value("layout", std::string("tn"));
-  cfg.a_k_major = layout.size() > 0 && layout[0] == 't';
-  cfg.b_k_major = layout.size() > 1 && layout[1] == 'n';
-  cfg.cd_row_major = layout.size() < 3 || layout[2] == 't';
-  cfg.schedule = parse_schedule(c.value("schedule", std::string("auto"))).value();
-  if (c.contains("epilogue") && c["epilogue"].is_string())
-    cfg.epilogue.variant = parse_epilogue(c["epilogue"].get<std::string>()).value();
-  cfg.grouped = c.value("grouped", false);
-  if (c.contains("stages") && c["stages"].is_number_integer()) cfg.stages = c["stages"].get<int>();
-  return cfg;
-}
-
-std::vector<json> sm80_rows(const std::string& file) {
-  std::vector<json> rows;
-  std::ifstream in(test::data_path(file));
-  EXPECT_TRUE(in.good()) << file;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json row = json::parse(line);
-    if (row.at("config").value("kernel", std::string()) == "sm80_multistage") rows.push_back(row);
-  }
-  return rows;
+/// The sm80_multistage rows of tests/data/`file`.
+std::vector<test::GroundTruthRow> sm80_rows(const std::string& file) {
+  return test::load_rows(file, "sm80_multistage");
 }
 
 // ---- (a) hand-computed cases ---------------------------------------------------------------
@@ -280,48 +231,28 @@ TEST(Sm80Multistage, ClaimsAndRunsOn) {
   EXPECT_FALSE(f.runs_on(75));
 }
 
-// ---- (b) every measured row ----------------------------------------------------------------
+// ---- (b) ground-truth rows -----------------------------------------------------------------
 
-void check_rows(const std::string& file, size_t min_rows) {
-  const std::vector<json> rows = sm80_rows(file);
-  EXPECT_GE(rows.size(), min_rows) << file;
-  const Limits& limits = find_arch(80)->limits;
-  for (const json& row : rows) {
-    SCOPED_TRACE(row.at("id").get<std::string>());
-    const KernelConfig cfg = from_row(row.at("config"));
-    const json& e = row.at("expect");
-    const Result r = evaluate(cfg, limits);
-    EXPECT_EQ(std::string(status_name(r.status)), e.at("status").get<std::string>());
-    EXPECT_EQ(r.limit_bytes, e.value("limit_bytes", limits.optin_per_block));
-    if (e.contains("stages")) {
-      EXPECT_EQ(r.stages, e["stages"].get<int>());
-    }
-    if (e.contains("smem_bytes")) {
-      EXPECT_EQ(r.smem_bytes, e["smem_bytes"].get<Bytes>());
-    }
-    if (e.contains("epilogue_smem")) {
-      EXPECT_EQ(r.epilogue_smem, e["epilogue_smem"].get<Bytes>());
-    }
-    if (e.contains("mainloop_smem")) {
-      EXPECT_EQ(r.mainloop_smem, e["mainloop_smem"].get<Bytes>());
-    }
-  }
+// Every row is checked against CUTLASS by tests/ground_truth_test.cpp; a data file that loses
+// rows fails here.
+TEST(Sm80Multistage, Cutlass47RowCount) { EXPECT_EQ(sm80_rows("cutlass-4.7.jsonl").size(), 14u); }
+
+TEST(Sm80Multistage, MeasuredSm80RowCount) {
+  EXPECT_EQ(sm80_rows("measured-sm80.jsonl").size(), 59u);
 }
-
-TEST(Sm80Multistage, GroundTruthRows) { check_rows("cutlass-4.7.jsonl", 14); }
-
-TEST(Sm80Multistage, MeasuredSm80Rows) { check_rows("measured-sm80.jsonl", 20); }
 
 // ---- (c) invariants --------------------------------------------------------------------------
 
 TEST(Sm80Multistage, Invariants) {
-  std::vector<json> rows = sm80_rows("cutlass-4.7.jsonl");
-  for (const json& row : sm80_rows("measured-sm80.jsonl")) rows.push_back(row);
+  std::vector<test::GroundTruthRow> rows = sm80_rows("cutlass-4.7.jsonl");
+  for (const test::GroundTruthRow& row : sm80_rows("measured-sm80.jsonl")) rows.push_back(row);
   const KernelFamily& f = sm80_multistage_family();
   for (const Limits* lim : {&a100(), &sm86()}) {
-    for (const json& row : rows) {
-      SCOPED_TRACE(row.at("id").get<std::string>());
-      const KernelConfig cfg = from_row(row.at("config"));
+    for (const test::GroundTruthRow& row : rows) {
+      SCOPED_TRACE(row.id);
+      const std::optional<KernelConfig> read = test::row_config(row);
+      ASSERT_TRUE(read.has_value());
+      const KernelConfig& cfg = *read;
       const Result r = evaluate(cfg, *lim);
       if (r.breakdown) {
         EXPECT_EQ(sum_parts(*r.breakdown), *r.smem_bytes);

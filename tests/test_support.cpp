@@ -8,6 +8,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <gtest/gtest.h>
+
+#include "tilefit/io/config_reader.hpp"
+
 namespace tilefit::test {
 
 std::string data_path(const std::string& name) { return std::string(TILEFIT_TEST_DATA_DIR) + "/" + name; }
@@ -46,6 +50,30 @@ CliRun run_cli(const std::string& args, const std::string& env, const std::strin
   std::remove(err_tmpl);
   std::remove(in_tmpl);
   return r;
+}
+
+std::vector<GroundTruthRow> load_rows(const std::string& file, const std::string& kernel) {
+  std::vector<GroundTruthRow> rows;
+  std::ifstream in(data_path(file));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json j = nlohmann::json::parse(line);
+    if (!kernel.empty() && j.at("config").value("kernel", std::string()) != kernel) continue;
+    rows.push_back({j.at("id").get<std::string>(), j.at("config"), j.at("expect")});
+  }
+  return rows;
+}
+
+std::optional<model::KernelConfig> row_config(const GroundTruthRow& row) {
+  const std::string text = nlohmann::json{{"configs", {row.config}}}.dump();
+  io::LoadResult lr = io::parse_configs(text, row.id);
+  for (const io::ConfigError& e : lr.errors) ADD_FAILURE() << io::format_error(e);
+  if (!lr.errors.empty() || lr.configs.size() != 1) {
+    ADD_FAILURE() << row.id << ": " << lr.configs.size() << " configs read, expected 1";
+    return std::nullopt;
+  }
+  return lr.configs[0].config;
 }
 
 }  // namespace tilefit::test

@@ -1,7 +1,13 @@
-// Helpers shared by the tests: paths, running the CLI, reading files.
+// Helpers shared by the tests: paths, running the CLI, reading files, ground-truth rows.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tilefit/model/config.hpp"
 
 namespace tilefit::test {
 
@@ -26,5 +32,20 @@ CliRun run_cli(const std::string& args, const std::string& env = "",
 
 /// Whole contents of a file; empty when unreadable.
 std::string read_file(const std::string& path);
+
+/// One row of a ground-truth file (tests/data/*.jsonl, described in tests/data/README.md).
+struct GroundTruthRow {
+  std::string id;
+  nlohmann::json config;  ///< one config in the config-file format
+  nlohmann::json expect;  ///< what CUTLASS measured: status, stages, smem_bytes, ...
+};
+
+/// The rows of tests/data/`file` (blank lines skipped), in file order; with `kernel` given,
+/// only the rows whose config names that kernel family.
+std::vector<GroundTruthRow> load_rows(const std::string& file, const std::string& kernel = "");
+
+/// The row's config as the real config reader reads it (io::parse_configs on
+/// {"configs": [config]}); nullopt, with a test failure naming the errors, when it does not read.
+std::optional<model::KernelConfig> row_config(const GroundTruthRow& row);
 
 }  // namespace tilefit::test

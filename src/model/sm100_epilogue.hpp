@@ -55,7 +55,9 @@ struct Sm100EpilogueContext {
   bool block_scaled = false;     ///< OpClassBlockScaledTensorOp
 };
 
-/// Runs the SM100 epilogue builder's rules on `cfg`.
+/// Runs the SM100 epilogue builder's rules on `cfg`. With `explain` false only the numbers are
+/// decided: `schedule`, `description`, `invalid` and `notes` stay empty (for storage(), which
+/// runs at every stage count the max_stages search tries).
 ///
 /// Schedule (sm100_builder.inl:1698-1715): EpilogueScheduleAuto picks 2Sm when cluster M is
 /// even and the MMA tile M is 256 (block-scaled) or 128/256 (dense), else 1Sm. Explicit "tma",
@@ -79,7 +81,8 @@ struct Sm100EpilogueContext {
 /// sm100_smem_selector, gemm/collective/builders/sm100_common.inl:79-133): row-major C/D use
 /// the K-major selector on the contiguous N extent, column-major the MN-major selector on EpiM
 /// (4-byte elements: always SW128_32B); SW128 -> 1024, SW64 -> 512, SW32 -> 256, INTER -> 128.
-Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx);
+Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx,
+                             bool explain);
 
 /// CollectiveEpilogue::TensorStorage (what the kernel places first in its `tensors`):
 ///   TMA (sm100_epilogue_tma_warpspecialized.hpp:178-205):

@@ -48,4 +48,26 @@ Field sm120_kernel_storage(const Sm90KernelParts& parts, bool grouped) {
   return grouped ? sm90_array_kernel_storage(parts) : sm90_kernel_storage(parts);
 }
 
+Storage sm120_storage(const Field& mainloop_tensors, int stages, const KernelConfig& cfg,
+                      int scheduler_stages, int mainloop_descriptors) {
+  const Sm120EpiloguePlan epi = sm120_epilogue(cfg);
+  Sm90KernelParts parts;
+  parts.mainloop_tensors = mainloop_tensors;
+  // Mainloop pipeline: PipelineTmaAsync<S> (sm120_blockscaled_mma_tma.hpp:163).
+  parts.mainloop_pipeline = pipeline_barriers(Component::MainloopBarriers, stages);
+  parts.epilogue_tensors = tma_epilogue_tensor_storage(epi.epi);
+  parts.epilogue_pipeline = tma_epilogue_pipeline_storage(epi.epi);
+  sm120_fill_shell(parts, cfg, epi.epi, scheduler_stages, mainloop_descriptors);
+
+  Storage st;
+  st.kernel = sm120_kernel_storage(parts, cfg.grouped);
+  st.epilogue_shared = tma_epilogue_shared_storage(epi.epi).size;
+  // CollectiveMainloop::SharedStorage = { TensorStorage; alignas(16) PipelineStorage }.
+  // Measured: the grouped collective's SharedStorage has the same size (its descriptors
+  // live in the kernel's TensorMapStorage).
+  st.mainloop_shared =
+      make_struct({parts.mainloop_tensors, with_align(parts.mainloop_pipeline, 16)}).size;
+  return st;
+}
+
 }  // namespace tilefit::model

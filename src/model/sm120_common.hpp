@@ -5,6 +5,7 @@
 #include "sm120_epilogue.hpp"
 #include "sm90_kernel.hpp"
 #include "tilefit/model/config.hpp"
+#include "tilefit/model/family.hpp"
 
 namespace tilefit::model {
 
@@ -27,5 +28,13 @@ void sm120_fill_shell(Sm90KernelParts& parts, const KernelConfig& cfg, const Tma
 
 /// The kernel SharedStorage for the parts (non-grouped or ptr-array shell).
 Field sm120_kernel_storage(const Sm90KernelParts& parts, bool grouped);
+
+/// The Storage of an SM120 kernel (block-scaled or dense) at `stages`, given the family's
+/// mainloop TensorStorage for those stages. The rest is common to both families: the mainloop
+/// pipeline (16·S), the epilogue (sm120_epilogue), and the SM90 shell as sm120_fill_shell fills
+/// it with the family's SchedulerPipelineStageCount `scheduler_stages` and its
+/// `mainloop_descriptors` TMA descriptors (grouped).
+Storage sm120_storage(const Field& mainloop_tensors, int stages, const KernelConfig& cfg,
+                      int scheduler_stages, int mainloop_descriptors);
 
 }  // namespace tilefit::model

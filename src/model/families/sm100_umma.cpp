@@ -42,7 +42,8 @@ std::string n(long long x) { return std::to_string(x); }
 
 enum class Instr { Dense, Mxf8f6f4, Mxf4Nvf4 };
 
-/// Everything the builders decide, shared by plan() and storage().
+/// Everything the builders decide, shared by plan() and storage() (which leaves `invalid`,
+/// `notes` and `kernel` empty).
 struct Decision {
   bool block_scaled = false;
   Instr instr = Instr::Dense;
@@ -68,50 +69,61 @@ int dense_alloc_bits(DType t) { return std::max(8, bits(t)); }
 /// are unpacked to 8 bits) -> 32 (cute/atom/mma_traits_sm100.hpp).
 int dense_instr_k(DType t) { return 256 / dense_alloc_bits(t); }
 
-bool dense_type_ok(DType a, DType b, std::string& why) {
+bool dense_type_ok(DType a, DType b) {
   // check_input_datatypes (sm100_umma_builder.inl:101-149).
   auto non_f8f6f4 = [](DType t) {
     return t == DType::TF32 || t == DType::F32 || t == DType::F16 || t == DType::BF16 ||
            t == DType::S8 || t == DType::U8;
   };
   if (is_f8f6f4(a) && is_f8f6f4(b)) return true;
-  if (non_f8f6f4(a) && a == b) return true;
-  why = "dense SM100 UMMA takes tf32/f32, f16, bf16, s8 or u8 with A == B, or fp8/fp6/fp4 on both "
-        "sides; got " + std::string(dtype_name(a)) + " x " + std::string(dtype_name(b)) +
-        " (static_assert \"Unsupported data type for ElementA\", sm100_umma_builder.inl:146)";
-  return false;
+  return non_f8f6f4(a) && a == b;
+}
+
+std::string dense_type_why(DType a, DType b) {
+  return "dense SM100 UMMA takes tf32/f32, f16, bf16, s8 or u8 with A == B, or fp8/fp6/fp4 on "
+         "both sides; got " + std::string(dtype_name(a)) + " x " + std::string(dtype_name(b)) +
+         " (static_assert \"Unsupported data type for ElementA\", sm100_umma_builder.inl:146)";
 }
 
 /// sm1xx_gemm_check_for_f8f6f4_mix8bit_requirement (sm1xx_common.inl:203-364), dense (not
 /// sparse): an unpacked fp4/fp6 operand needs TileK % 128 when K-major, else Tile M % 128 (A,
 /// per CTA for 2SM) or Tile N % 128 (1SM) / % 256 (2SM) (B).
-void check_unpacked_f4f6(const KernelConfig& cfg, bool a_unpacked, bool b_unpacked, bool two_sm,
-                         std::vector<std::string>& invalid) {
+bool unpacked_f4f6_ok(const KernelConfig& cfg, bool a_unpacked, bool b_unpacked, bool two_sm) {
   const long long tile_m = two_sm ? cfg.m / 2 : cfg.m;
   const bool a_ok = !a_unpacked || (cfg.a_k_major ? cfg.k % 128 == 0 : tile_m % 128 == 0);
   const bool b_ok =
       !b_unpacked || (cfg.b_k_major ? cfg.k % 128 == 0 : cfg.n % (two_sm ? 256 : 128) == 0);
-  if (!a_ok || !b_ok)
-    invalid.push_back("fp4/fp6 operands unpacked to 8 bits in smem need K % 128 == 0 (K-major) "
-                      "or M/N % 128 (" + std::string(two_sm ? "N % 256 for 2SM" : "1SM") +
-                      ") when MN-major: static_assert \"TileSize and MNK Major does not met with "
-                      "MMA Mix 8-bit TMA load requirement\" (sm1xx_common.inl:203-364)");
+  return a_ok && b_ok;
 }
 
-Decision decide(const KernelConfig& cfg) {
+std::string unpacked_f4f6_why(bool two_sm) {
+  return "fp4/fp6 operands unpacked to 8 bits in smem need K % 128 == 0 (K-major) or M/N % 128 (" +
+         std::string(two_sm ? "N % 256 for 2SM" : "1SM") +
+         ") when MN-major: static_assert \"TileSize and MNK Major does not met with MMA Mix 8-bit "
+         "TMA load requirement\" (sm1xx_common.inl:203-364)";
+}
+
+/// The builders' decisions for `cfg`. With `explain` false only the numbers are decided: no
+/// reasons, notes or kernel name are built (storage() runs at every stage count the max_stages
+/// search tries; plan() explains).
+Decision decide(const KernelConfig& cfg, bool explain) {
   Decision d;
-  std::vector<std::string>& bad = d.invalid;
+  // Records why CUTLASS rejects the config; `why` builds the text only when explaining.
+  auto reject = [&](auto&& why) {
+    if (explain) d.invalid.push_back(why());
+  };
 
   // ---- schedule and operands -------------------------------------------------------------
   if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Sm1 && cfg.schedule != Schedule::Sm2)
-    bad.push_back("schedule \"" + std::string(schedule_name(cfg.schedule)) +
-                  "\" is not an SM100 UMMA schedule (auto, 1sm, 2sm)");
-  if (cfg.warp) bad.push_back("a warp tile applies to sm80_multistage kernels only");
-  if (cfg.swap_ab) bad.push_back("swap_ab is modelled for the TensorRT-LLM SM120 MoE kernels only");
+    reject([&] { return "schedule \"" + std::string(schedule_name(cfg.schedule)) +
+                        "\" is not an SM100 UMMA schedule (auto, 1sm, 2sm)"; });
+  if (cfg.warp) reject([&] { return "a warp tile applies to sm80_multistage kernels only"; });
+  if (cfg.swap_ab)
+    reject([&] { return "swap_ab is modelled for the TensorRT-LLM SM120 MoE kernels only"; });
   for (int c : cfg.cluster)
-    if (c < 1) bad.push_back("cluster extents must be >= 1");
+    if (c < 1) reject([&] { return "cluster extents must be >= 1"; });
   if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0) {
-    bad.push_back("tile extents must be positive");
+    reject([&] { return "tile extents must be positive"; });
     return d;
   }
 
@@ -122,19 +134,23 @@ Decision decide(const KernelConfig& cfg) {
     // ---- block-scaled: sm100_blockscaled_umma_builder.inl + sm1xx_common.inl -------------
     d.tensormaps = 4;
     if (!cfg.a.block_scaled() || !cfg.b.block_scaled())
-      bad.push_back("block-scaled GEMM needs scale factors on both A and B (" +
-                    operand_name(cfg.a) + " x " + operand_name(cfg.b) + ")");
+      reject([&] { return "block-scaled GEMM needs scale factors on both A and B (" +
+                          operand_name(cfg.a) + " x " + operand_name(cfg.b) + ")"; });
     if (cfg.a.sf != cfg.b.sf)
-      bad.push_back("static_assert \"Scale factor types for A and B should be the same.\" "
-                    "(sm1xx_common.inl:540)");
+      reject([&] { return "static_assert \"Scale factor types for A and B should be the same.\" "
+                          "(sm1xx_common.inl:540)"; });
     if (cfg.a.sf_vec != cfg.b.sf_vec)
-      bad.push_back("static_assert \"Scale factor vector size for A and B should be the same.\" "
-                    "(sm1xx_common.inl:541)");
+      reject([&] {
+        return "static_assert \"Scale factor vector size for A and B should be the same.\" "
+               "(sm1xx_common.inl:541)";
+      });
     const int vs = std::max(cfg.a.sf_vec, cfg.b.sf_vec);
     const int ab = bits(cfg.a.elem), bb = bits(cfg.b.elem);
     auto f468 = [](int x) { return x == 4 || x == 6 || x == 8; };
     if (!is_f8f6f4(cfg.a.elem) || !is_f8f6f4(cfg.b.elem) || !f468(ab) || !f468(bb))
-      bad.push_back("block-scaled SM100 UMMA takes fp4/fp6/fp8 data types (sm1xx_common.inl:548-)");
+      reject([&] {
+        return "block-scaled SM100 UMMA takes fp4/fp6/fp8 data types (sm1xx_common.inl:548-)";
+      });
 
     // Instruction (select_instr, sm1xx_common.inl:731-800): an explicit Mxf8f6f4 / Nvf4-Mxf4
     // schedule decides; auto: 6-8 bit pairs and fp4 mixed with 6/8 bit -> MXF8F6F4; fp4 x fp4
@@ -151,16 +167,23 @@ Decision decide(const KernelConfig& cfg) {
     if (d.instr == Instr::Mxf8f6f4) {
       // MX_F4F6F8: ue8m0 SF, vector size 32 (sm1xx_common.inl:553-600, 623-636).
       if (cfg.a.sf != DType::UE8M0 || vs != 32)
-        bad.push_back("the MXF8F6F4 instruction needs ue8m0 scale factors with vector size 32 "
-                      "(static_assert \"MX_F4F6F8 only supports ue8m0 SF type\" / \"Incorrect "
-                      "SfVectorSize for MX_F4F6F8\", sm1xx_common.inl:556-600)");
+        reject([&] {
+          return "the MXF8F6F4 instruction needs ue8m0 scale factors with vector size 32 "
+                 "(static_assert \"MX_F4F6F8 only supports ue8m0 SF type\" / \"Incorrect "
+                 "SfVectorSize for MX_F4F6F8\", sm1xx_common.inl:556-600)";
+        });
     } else {
       if (ab != 4 || bb != 4)
-        bad.push_back("the MXF4/NVF4 instruction takes fp4 x fp4 only (sm1xx_common.inl:603-620)");
+        reject([&] {
+          return "the MXF4/NVF4 instruction takes fp4 x fp4 only (sm1xx_common.inl:603-620)";
+        });
       if (!cfg.a_k_major || !cfg.b_k_major)
-        bad.push_back("MXF4/NVF4 needs K-major A and B: static_assert \"Only MMA.MXF8F6F4 supports "
-                      "non-K major inputs\" (sm100_blockscaled_umma_builder.inl:159)");
-      if (vs != 16 && vs != 32) bad.push_back("MXF4/NVF4 scale-factor vector size must be 16 or 32");
+        reject([&] {
+          return "MXF4/NVF4 needs K-major A and B: static_assert \"Only MMA.MXF8F6F4 supports "
+                 "non-K major inputs\" (sm100_blockscaled_umma_builder.inl:159)";
+        });
+      if (vs != 16 && vs != 32)
+        reject([&] { return "MXF4/NVF4 scale-factor vector size must be 16 or 32"; });
     }
     // 1SM/2SM (is_2sm, sm1xx_common.inl:692-726).
     if (cfg.schedule == Schedule::Sm2) {
@@ -169,38 +192,46 @@ Decision decide(const KernelConfig& cfg) {
       d.two_sm = false;
     } else if (even_cluster_m) {
       if (cfg.m != 256 && cfg.m != 128)
-        bad.push_back("auto schedule with an even cluster M needs MMA tile M 128 or 256: "
-                      "static_assert \"Unsupported M dimension for TileShape_MNK.\" "
-                      "(sm1xx_common.inl:710-716)");
+        reject([&] { return "auto schedule with an even cluster M needs MMA tile M 128 or 256: "
+                            "static_assert \"Unsupported M dimension for TileShape_MNK.\" "
+                            "(sm1xx_common.inl:710-716)"; });
       d.two_sm = cfg.m == 256;
     }
     // Tiled MMA (sm100_common.inl:824-832, 885-893).
     if (d.two_sm ? cfg.m != 256 : cfg.m != 128)
-      bad.push_back("block-scaled " + std::string(d.two_sm ? "2SM" : "1SM") + " MMA tile M = " +
-                    n(cfg.m) + ": must be " + (d.two_sm ? "256" : "128") +
-                    " (static_assert \"Invalid TileShape_M.\", sm100_common.inl:" +
-                    (d.two_sm ? "888" : "827") + ")");
+      reject([&] {
+        return "block-scaled " + std::string(d.two_sm ? "2SM" : "1SM") + " MMA tile M = " +
+               n(cfg.m) + ": must be " + (d.two_sm ? "256" : "128") +
+               " (static_assert \"Invalid TileShape_M.\", sm100_common.inl:" +
+               (d.two_sm ? "888" : "827") + ")";
+      });
     if (cfg.n != 64 && cfg.n != 128 && cfg.n != 192 && cfg.n != 256)
-      bad.push_back("block-scaled MMA tile N = " + n(cfg.n) + ": must be 64, 128, 192 or 256 "
-                    "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:831, 892)");
+      reject([&] {
+        return "block-scaled MMA tile N = " + n(cfg.n) + ": must be 64, 128, 192 or 256 "
+               "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:831, 892)";
+      });
     // Instruction K: 32 (MXF8F6F4) or 64 (MXF4/NVF4) (mma_traits_sm100.hpp:2547-2548, 3310-3311);
     // the collective asserts evenly_divides(TileShape, tile_shape(TiledMma)) (L124).
     const int instr_k = d.instr == Instr::Mxf8f6f4 ? 32 : 64;
     if (cfg.k % instr_k != 0)
-      bad.push_back("tile K = " + n(cfg.k) + " is not a multiple of the instruction K " +
-                    n(instr_k) + " (CUTE_STATIC_ASSERT_V(evenly_divides(TileShape, "
-                    "tile_shape(TiledMma))), sm100_blockscaled_mma_warpspecialized.hpp:124)");
+      reject([&] {
+        return "tile K = " + n(cfg.k) + " is not a multiple of the instruction K " + n(instr_k) +
+               " (CUTE_STATIC_ASSERT_V(evenly_divides(TileShape, tile_shape(TiledMma))), "
+               "sm100_blockscaled_mma_warpspecialized.hpp:124)";
+      });
     if (vs > 0 && cfg.k % (4LL * vs) != 0)
-      bad.push_back("tile K = " + n(cfg.k) + " is not a multiple of 4 x sf_vec = " + n(4LL * vs) +
-                    ": the scale-factor smem layout holds K/Vs/4 blocks of 4 "
-                    "(cutlass/detail/sm100_blockscaled_layout.hpp:143-146; doc P5)");
+      reject([&] {
+        return "tile K = " + n(cfg.k) + " is not a multiple of 4 x sf_vec = " + n(4LL * vs) +
+               ": the scale-factor smem layout holds K/Vs/4 blocks of 4 "
+               "(cutlass/detail/sm100_blockscaled_layout.hpp:143-146; doc P5)";
+      });
 
     // Smem element (sm100_blockscaled_umma_builder.inl:176-177): MXF8F6F4 -> uint8_t, MXF4/NVF4
     // -> the 4-bit MMA type (packed, array_subbyte).
     d.a_bits = d.instr == Instr::Mxf8f6f4 ? 8 : 4;
     d.b_bits = d.a_bits;
-    if (d.instr == Instr::Mxf8f6f4)
-      check_unpacked_f4f6(cfg, ab < 8, bb < 8, d.two_sm, bad);
+    if (d.instr == Instr::Mxf8f6f4 && !unpacked_f4f6_ok(cfg, ab < 8, bb < 8, d.two_sm))
+      reject([&] { return unpacked_f4f6_why(d.two_sm); });
 
     // Scale factors per stage (Sm1xxBlockScaledConfig::deduce_smem_layoutSFA/SFB,
     // cutlass/detail/sm100_blockscaled_layout.hpp:119-183), with MMA_NSF·(4/MMA_NSF) = 4:
@@ -214,14 +245,17 @@ Decision decide(const KernelConfig& cfg) {
     }
     // AccumulatorPipelineStageCount = (MMA_N == 256) ? 1 : 2 (L241-242).
     d.acc_stages = cfg.n == 256 ? 1 : 2;
-    const char* variant = d.instr == Instr::Mxf8f6f4 ? "Mxf8f6f4" : (vs == 16 ? "Nvf4" : "Mxf4");
-    d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
-               (d.two_sm ? "2Sm" : "1Sm") + variant + "Sm100";
+    if (explain) {
+      const char* variant = d.instr == Instr::Mxf8f6f4 ? "Mxf8f6f4" : (vs == 16 ? "Nvf4" : "Mxf4");
+      d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
+                                         : "KernelTmaWarpSpecialized") +
+                 (d.two_sm ? "2Sm" : "1Sm") + variant + "Sm100";
+    }
   } else {
     // ---- dense: sm100_umma_builder.inl -----------------------------------------------------
-    std::string why;
-    if (!dense_type_ok(cfg.a.elem, cfg.b.elem, why)) bad.push_back(why);
-    if (cfg.mma == Mma::Nvf4) bad.push_back("mma \"nvf4\" is a block-scaled instruction");
+    if (!dense_type_ok(cfg.a.elem, cfg.b.elem))
+      reject([&] { return dense_type_why(cfg.a.elem, cfg.b.elem); });
+    if (cfg.mma == Mma::Nvf4) reject([&] { return "mma \"nvf4\" is a block-scaled instruction"; });
     // Tiled MMA (sm100_common.inl:444-476): explicit 2SM / 1SM; auto -> 2SM when the static
     // cluster M is even and tile M % 128 == 0.
     bool builder_2sm = false;  // is_2sm of the builder (L208-212), used for the accumulator
@@ -238,31 +272,34 @@ Decision decide(const KernelConfig& cfg) {
       // sm100_common.inl:372-379; N: SM100_MMA_*_2x1SM_SS (cute/arch/mma_sm100_umma.hpp:515,
       // 555: N % 16 in [16, 256]; S8 L1093: N % 32 in [32, 256]).
       if (cfg.m != 128 && cfg.m != 256)
-        bad.push_back("2SM MMA tile M = " + n(cfg.m) + ": must be 128 or 256 (static_assert "
-                      "\"Invalid TileShape_M.\", sm100_common.inl:375)");
+        reject([&] { return "2SM MMA tile M = " + n(cfg.m) + ": must be 128 or 256 (static_assert "
+                            "\"Invalid TileShape_M.\", sm100_common.inl:375)"; });
       const long long nq = is_s8 ? 32 : 16;
       if (cfg.n % nq != 0 || cfg.n < nq || cfg.n > 256)
-        bad.push_back("2SM MMA tile N = " + n(cfg.n) + ": must be a multiple of " + n(nq) +
-                      " between " + n(nq) + " and 256 (cute/arch/mma_sm100_umma.hpp:555, 1093)");
+        reject([&] {
+          return "2SM MMA tile N = " + n(cfg.n) + ": must be a multiple of " + n(nq) +
+                 " between " + n(nq) + " and 256 (cute/arch/mma_sm100_umma.hpp:555, 1093)";
+        });
     } else {
       // sm100_common.inl:306-313; S8 1SM: N == 8 or N % 16 (mma_sm100_umma.hpp:972).
       if (cfg.m != 64 && cfg.m != 128)
-        bad.push_back("1SM MMA tile M = " + n(cfg.m) + ": must be 64 or 128 (static_assert "
-                      "\"Invalid TileShape_M.\", sm100_common.inl:309)");
+        reject([&] { return "1SM MMA tile M = " + n(cfg.m) + ": must be 64 or 128 (static_assert "
+                            "\"Invalid TileShape_M.\", sm100_common.inl:309)"; });
       const bool n_ok = is_s8 ? (cfg.n == 8 || (cfg.n % 16 == 0 && cfg.n >= 16 && cfg.n <= 256))
                               : (cfg.n % 8 == 0 && cfg.n <= 256);
       if (!n_ok)
-        bad.push_back("1SM MMA tile N = " + n(cfg.n) + ": must be a multiple of 8 up to 256 "
-                      "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:312)");
+        reject([&] { return "1SM MMA tile N = " + n(cfg.n) + ": must be a multiple of 8 up to 256 "
+                            "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:312)"; });
     }
     const int instr_k = dense_instr_k(cfg.a.elem);
     if (cfg.k % instr_k != 0)
-      bad.push_back("tile K = " + n(cfg.k) + " is not a multiple of the UMMA instruction K " +
-                    n(instr_k) + " for " + std::string(dtype_name(cfg.a.elem)));
+      reject([&] { return "tile K = " + n(cfg.k) + " is not a multiple of the UMMA instruction K " +
+                          n(instr_k) + " for " + std::string(dtype_name(cfg.a.elem)); });
     d.a_bits = dense_alloc_bits(cfg.a.elem);
     d.b_bits = dense_alloc_bits(cfg.b.elem);
-    if (is_f8f6f4(cfg.a.elem) && is_f8f6f4(cfg.b.elem))
-      check_unpacked_f4f6(cfg, bits(cfg.a.elem) < 8, bits(cfg.b.elem) < 8, d.two_sm, bad);
+    if (is_f8f6f4(cfg.a.elem) && is_f8f6f4(cfg.b.elem) &&
+        !unpacked_f4f6_ok(cfg, bits(cfg.a.elem) < 8, bits(cfg.b.elem) < 8, d.two_sm))
+      reject([&] { return unpacked_f4f6_why(d.two_sm); });
 
     // AccumulatorPipelineStageCount (L260-268):
     //   min(4, (is_2sm || MMA atom M > 64) ? 128·512 / (CtaM·CtaN) : (512 / CtaN)·2)
@@ -272,16 +309,20 @@ Decision decide(const KernelConfig& cfg) {
                                                         : (512 / cfg.n) * 2;
     d.acc_stages = static_cast<int>(std::min<long long>(4, acc));
     if (d.acc_stages <= 0)
-      bad.push_back("static_assert \"Accumulator pipeline stage count must be positive.\" "
-                    "(sm100_umma_builder.inl:268)");
-    d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
-               (d.two_sm ? "2Sm" : "1Sm") + "Sm100";
+      reject([&] { return "static_assert \"Accumulator pipeline stage count must be positive.\" "
+                          "(sm100_umma_builder.inl:268)"; });
+    if (explain)
+      d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
+                                         : "KernelTmaWarpSpecialized") +
+                 (d.two_sm ? "2Sm" : "1Sm") + "Sm100";
   }
 
   if (d.two_sm && !even_cluster_m)
-    bad.push_back("2SM MMA with cluster M = " + n(cfg.cluster[0]) + ": static_assert \"Cluster "
-                  "shape not divisible by MMA size\" (sm100_common.inl:246)");
-  if (cfg.schedule == Schedule::Auto && cfg.grouped)
+    reject([&] {
+      return "2SM MMA with cluster M = " + n(cfg.cluster[0]) +
+             ": static_assert \"Cluster shape not divisible by MMA size\" (sm100_common.inl:246)";
+    });
+  if (explain && cfg.schedule == Schedule::Auto && cfg.grouped)
     d.notes.push_back("grouped: KernelScheduleAuto builds the non-ptr-array mainloop; modelled as " +
                       d.kernel + " (pass it explicitly)");
 
@@ -293,8 +334,9 @@ Decision decide(const KernelConfig& cfg) {
   // L243-247).
   d.sched_stages = cfg.grouped ? 8 : 2;
 
-  d.epi = sm100_epilogue(cfg, Sm100EpilogueContext{d.two_sm, d.block_scaled});
-  for (const std::string& why : d.epi.invalid) bad.push_back(why);
+  d.epi = sm100_epilogue(cfg, Sm100EpilogueContext{d.two_sm, d.block_scaled}, explain);
+  if (!explain) return d;
+  for (const std::string& why : d.epi.invalid) d.invalid.push_back(why);
   for (const std::string& note : d.epi.notes) d.notes.push_back(note);
   d.kernel += " + " + d.epi.description;
   return d;
@@ -369,7 +411,7 @@ class Sm100Umma final : public KernelFamily {
   }
 
   BuildPlan plan(const KernelConfig& cfg) const override {
-    const Decision d = decide(cfg);
+    const Decision d = decide(cfg, /*explain=*/true);
     BuildPlan p;
     p.invalid = d.invalid;
     p.notes = d.notes;
@@ -410,7 +452,8 @@ class Sm100Umma final : public KernelFamily {
   }
 
   Storage storage(const KernelConfig& cfg, const BuildPlan&, int stages) const override {
-    const Decision d = decide(cfg);
+    // The numbers only: no strings at each of the ~20 stage counts evaluate() tries.
+    const Decision d = decide(cfg, /*explain=*/false);
     const Sm100Epilogue& e = d.epi;
     const Field main_t = mainloop_tensors(d, cfg, stages);
     const Field main_pipe = pipeline_barriers(Component::MainloopBarriers, stages);

@@ -171,25 +171,9 @@ class Sm120BlockScaled final : public KernelFamily {
   }
 
   Storage storage(const KernelConfig& cfg, const BuildPlan&, int stages) const override {
-    const Shape s = shape_of(cfg);
-    const Sm120EpiloguePlan epi = sm120_epilogue(cfg);
-    Sm90KernelParts parts;
-    parts.mainloop_tensors = mainloop_tensors(cfg, s, stages);
-    // Mainloop pipeline: PipelineTmaAsync<S> (collective L163).
-    parts.mainloop_pipeline = pipeline_barriers(Component::MainloopBarriers, stages);
-    parts.epilogue_tensors = tma_epilogue_tensor_storage(epi.epi);
-    parts.epilogue_pipeline = tma_epilogue_pipeline_storage(epi.epi);
-    sm120_fill_shell(parts, cfg, epi.epi, kSchedulerStages, /*mainloop_descriptors=*/4);
-
-    Storage st;
-    st.kernel = sm120_kernel_storage(parts, cfg.grouped);
-    st.epilogue_shared = tma_epilogue_shared_storage(epi.epi).size;
-    // CollectiveMainloop::SharedStorage = { TensorStorage; alignas(16) PipelineStorage }.
-    // Measured: the grouped collective's SharedStorage has the same size (its descriptors
-    // live in the kernel's TensorMapStorage).
-    st.mainloop_shared =
-        make_struct({parts.mainloop_tensors, with_align(parts.mainloop_pipeline, 16)}).size;
-    return st;
+    // Grouped: 4 mainloop descriptors (A, B, SFA, SFB).
+    return sm120_storage(mainloop_tensors(cfg, shape_of(cfg), stages), stages, cfg,
+                         kSchedulerStages, /*mainloop_descriptors=*/4);
   }
 };
 

@@ -87,21 +87,9 @@ class Sm120Dense final : public KernelFamily {
   }
 
   Storage storage(const KernelConfig& cfg, const BuildPlan&, int stages) const override {
-    const Sm120EpiloguePlan epi = sm120_epilogue(cfg);
-    Sm90KernelParts parts;
-    parts.mainloop_tensors = mainloop_tensors(cfg, stages);
-    parts.mainloop_pipeline = pipeline_barriers(Component::MainloopBarriers, stages);
-    parts.epilogue_tensors = tma_epilogue_tensor_storage(epi.epi);
-    parts.epilogue_pipeline = tma_epilogue_pipeline_storage(epi.epi);
     // Grouped: 2 mainloop descriptors (A, B), sm120_mma_array_tma.hpp:192-205.
-    sm120_fill_shell(parts, cfg, epi.epi, kSchedulerStages, /*mainloop_descriptors=*/2);
-
-    Storage st;
-    st.kernel = sm120_kernel_storage(parts, cfg.grouped);
-    st.epilogue_shared = tma_epilogue_shared_storage(epi.epi).size;
-    st.mainloop_shared =
-        make_struct({parts.mainloop_tensors, with_align(parts.mainloop_pipeline, 16)}).size;
-    return st;
+    return sm120_storage(mainloop_tensors(cfg, stages), stages, cfg, kSchedulerStages,
+                         /*mainloop_descriptors=*/2);
   }
 };
 
