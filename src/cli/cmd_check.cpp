@@ -94,8 +94,11 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
     if (!chosen->ok()) {
       rep.device_errors.push_back({"", -1, "", chosen->error().message});
       configs.clear();  // nothing can be analysed without the requested GPU
+    } else {
+      rep.common_target = device_target(chosen->value());
     }
   }
+  if (forced_arch) rep.common_target = builtin_target(*forced_arch);
 
   for (io::LoadedConfig& lc : configs) {
     report::CheckEntry e;

@@ -25,6 +25,22 @@ std::string source_text(const TargetInfo& t) {
   return "built-in table";
 }
 
+nlohmann::ordered_json target_json(const TargetInfo& target) {
+  nlohmann::ordered_json t;
+  t["source"] = target.source;
+  if (target.source == "device") {
+    t["device"] = target.device;
+    t["device_name"] = target.device_name;
+  }
+  t["arch"] = model::arch_name(target.limits.sm);
+  t["optin_per_block"] = target.limits.optin_per_block;
+  t["per_sm"] = target.limits.per_sm;
+  t["reserved_per_block"] = target.limits.reserved_per_block;
+  t["default_per_block"] = target.limits.default_per_block;
+  t["max_ctas_per_sm"] = target.limits.max_ctas_per_sm;
+  return t;
+}
+
 struct Column {
   std::string head;
   bool right;
@@ -137,6 +153,10 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
   j["tool"] = "tilefit";
   ordered_json target;
   target["mode"] = report.mode;
+  if (report.common_target) {
+    const ordered_json t = target_json(*report.common_target);
+    for (auto it = t.begin(); it != t.end(); ++it) target[it.key()] = it.value();
+  }
   j["target"] = target;
   ordered_json results = ordered_json::array();
   for (const CheckEntry& e : report.entries) {
@@ -162,19 +182,7 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
     o["breakdown"] = r.breakdown ? breakdown_json(*r.breakdown) : ordered_json::object();
     o["epilogue_smem"] = r.epilogue_smem ? ordered_json(*r.epilogue_smem) : ordered_json();
     o["mainloop_smem"] = r.mainloop_smem ? ordered_json(*r.mainloop_smem) : ordered_json();
-    ordered_json t;
-    t["source"] = e.target.source;
-    if (e.target.source == "device") {
-      t["device"] = e.target.device;
-      t["device_name"] = e.target.device_name;
-    }
-    t["arch"] = model::arch_name(e.target.limits.sm);
-    t["optin_per_block"] = e.target.limits.optin_per_block;
-    t["per_sm"] = e.target.limits.per_sm;
-    t["reserved_per_block"] = e.target.limits.reserved_per_block;
-    t["default_per_block"] = e.target.limits.default_per_block;
-    t["max_ctas_per_sm"] = e.target.limits.max_ctas_per_sm;
-    o["target"] = t;
+    o["target"] = target_json(e.target);
     o["notes"] = r.notes;
     results.push_back(std::move(o));
   }

@@ -2,6 +2,7 @@
 // Rendering only — no evaluation, no I/O beyond returning strings.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,9 @@ struct DeviceProblem {
 };
 
 struct CheckReport {
-  std::string mode;  ///< "arch" (--arch), "device" (--device), "per-config"
+  std::string mode;  ///< "arch" (--arch), "device" (--device), "builtin", "per-config"
+  /// The one target every config uses (--arch, --device); unset when it varies per config.
+  std::optional<TargetInfo> common_target;
   std::vector<CheckEntry> entries;
   std::vector<io::ConfigError> errors;
   std::vector<DeviceProblem> device_errors;
