@@ -70,8 +70,10 @@ TEST(Invariants, BreakdownSumsAndMaxStagesIsTight) {
               }
               if (r.max_stages > 0) {
                 EXPECT_LE(fam->storage(c, plan, r.max_stages).kernel.size, lim.optin_per_block) << where;
-                if (r.max_stages < model::kMaxStages)
+                if (r.max_stages < model::kMaxStages) {
                   EXPECT_GT(fam->storage(c, plan, r.max_stages + 1).kernel.size, lim.optin_per_block) << where;
+                }
+                EXPECT_EQ(r.max_stages_smem, fam->storage(c, plan, r.max_stages).kernel.size) << where;
               } else {
                 const int lo = plan.min_stages < 1 ? 1 : plan.min_stages;
                 EXPECT_GT(fam->storage(c, plan, lo).kernel.size, lim.optin_per_block) << where;

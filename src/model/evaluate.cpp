@@ -1,5 +1,6 @@
 #include "tilefit/model/evaluate.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "tilefit/model/config_limits.hpp"
@@ -64,24 +65,55 @@ std::string_view status_name(Status s) {
 
 int max_fitting_stages(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
                        Bytes limit) {
-  auto fits = [&](int s) { return family.storage(cfg, plan, s).kernel.size <= limit; };
-  int lo = plan.min_stages < 1 ? 1 : plan.min_stages;
-  if (!fits(lo)) return 0;
-  // SharedStorage grows with the stage count: gallop, then bisect (lo fits, hi does not).
-  int hi = lo + 1;
-  while (hi <= kMaxStages && fits(hi)) {
-    lo = hi;
-    hi = hi * 2 > kMaxStages ? kMaxStages + 1 : hi * 2;
+  return max_fitting(family, cfg, plan, limit).stages;
+}
+
+MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
+                   Bytes limit) {
+  auto size = [&](int s) { return family.storage(cfg, plan, s).kernel.size; };
+  const int lo = plan.min_stages < 1 ? 1 : plan.min_stages;
+  const Bytes at_lo = size(lo);
+  if (at_lo > limit) return {0, 0};
+  if (lo >= kMaxStages) return {lo, at_lo};
+  const Bytes at_next = size(lo + 1);
+  if (at_next > limit) return {lo, at_lo};
+  // SharedStorage grows by about the same bytes per stage (alignment rounding aside), so
+  // start from the linear estimate and walk to the exact answer: usually one or two steps.
+  const Bytes per_stage = at_next - at_lo;
+  if (per_stage <= 0) {
+    const Bytes at_max = size(kMaxStages);
+    if (at_max <= limit) return {kMaxStages, at_max};
   }
-  if (hi > kMaxStages) {
-    if (lo < kMaxStages && fits(kMaxStages)) return kMaxStages;
-    hi = kMaxStages + 1;
+  const Bytes guess_wide = per_stage > 0 ? lo + 1 + (limit - at_next) / per_stage : lo + 1;
+  int s = static_cast<int>(std::clamp<Bytes>(guess_wide, lo + 1, kMaxStages));
+  Bytes at_s = size(s);
+  for (int step = 0; step < 8; ++step) {
+    if (at_s <= limit) {
+      if (s >= kMaxStages) return {s, at_s};
+      const Bytes above = size(s + 1);
+      if (above > limit) return {s, at_s};
+      ++s;
+      at_s = above;
+    } else {
+      --s;  // s - 1 >= lo + 1 here: lo + 1 fits
+      at_s = size(s);
+    }
   }
-  while (hi - lo > 1) {
-    const int mid = lo + (hi - lo) / 2;
-    (fits(mid) ? lo : hi) = mid;
+  // Far from linear (never seen in the families modelled): bisect between lo+1 (fits) and
+  // kMaxStages + 1, trusting only that SharedStorage never shrinks as stages grow.
+  int good = lo + 1, bad = kMaxStages + 1;
+  Bytes at_good = at_next;
+  while (bad - good > 1) {
+    const int mid = good + (bad - good) / 2;
+    const Bytes at_mid = size(mid);
+    if (at_mid <= limit) {
+      good = mid;
+      at_good = at_mid;
+    } else {
+      bad = mid;
+    }
   }
-  return lo;
+  return {good, at_good};
 }
 
 Result evaluate(const KernelConfig& cfg, const Limits& target) {
@@ -110,7 +142,12 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
   for (const std::string& why : plan.invalid) r.notes.push_back(why);
 
   const bool builds = plan.sizes_known && plan.stages >= plan.min_stages;
-  if (plan.sizes_known) r.max_stages = max_fitting_stages(*family, cfg, plan, r.limit_bytes);
+  MaxFit best;
+  if (plan.sizes_known) {
+    best = max_fitting(*family, cfg, plan, r.limit_bytes);
+    r.max_stages = best.stages;
+    if (best.stages > 0) r.max_stages_smem = best.bytes;
+  }
   if (builds) {
     const Storage st = family->storage(cfg, plan, plan.stages);
     r.smem_bytes = st.kernel.size;
@@ -128,9 +165,8 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
       return "even " + spell(plan, s) + " needs " + b(need) + " > " + b(r.limit_bytes) +
              ": choose a smaller tile";
     }
-    const Bytes need = family->storage(cfg, plan, r.max_stages).kernel.size;
-    return spell(plan, r.max_stages) + " needs " + b(need) + " and fits (" +
-           b(r.limit_bytes - need) + " spare)";
+    return spell(plan, r.max_stages) + " needs " + b(best.bytes) + " and fits (" +
+           b(r.limit_bytes - best.bytes) + " spare)";
   };
 
   if (!plan.invalid.empty()) {
@@ -181,7 +217,7 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
     r.fits = true;
     r.ctas_per_sm = ctas_per_sm(*r.smem_bytes, target);
     if (r.max_stages > plan.stages) {
-      const std::string need = b(family->storage(cfg, plan, r.max_stages).kernel.size);
+      const std::string need = b(best.bytes);
       if (plan.auto_stages && plan.capacity_constant != 0)
         r.notes.push_back("up to " + std::to_string(r.max_stages) +
                           " stages fit; the builder picks " + std::to_string(plan.stages) +

@@ -50,7 +50,7 @@ Field sm120_kernel_storage(const Sm90KernelParts& parts, bool grouped) {
 
 Storage sm120_storage(const Field& mainloop_tensors, int stages, const KernelConfig& cfg,
                       int scheduler_stages, int mainloop_descriptors) {
-  const Sm120EpiloguePlan epi = sm120_epilogue(cfg);
+  const Sm120EpiloguePlan epi = sm120_epilogue(cfg, /*explain=*/false);
   Sm90KernelParts parts;
   parts.mainloop_tensors = mainloop_tensors;
   // Mainloop pipeline: PipelineTmaAsync<S> (sm120_blockscaled_mma_tma.hpp:163).

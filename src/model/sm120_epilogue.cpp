@@ -15,7 +15,7 @@ std::string num(long long v) { return std::to_string(v); }
 
 bool sm120_cd_column_major(const KernelConfig& cfg) { return cfg.swap_ab || !cfg.cd_row_major; }
 
-Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg) {
+Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg, bool explain) {
   Sm120EpiloguePlan p;
   TmaEpilogue& e = p.epi;
   const EpilogueVariant v = cfg.epilogue.variant;
@@ -23,11 +23,11 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg) {
   const bool col_major = sm120_cd_column_major(cfg);
 
   if (v == EpilogueVariant::NoSmem)
-    p.invalid.push_back(
+    if (explain) p.invalid.push_back(
         "epilogue \"nosmem\": the SM120 epilogue builder has no no-smem schedule; it accepts "
         "EpilogueScheduleAuto and the TMA schedules only (sm120_builder.inl:485-491)");
   if (trtllm && !cfg.grouped)
-    p.invalid.push_back("epilogue \"" + std::string(epilogue_name(v)) +
+    if (explain) p.invalid.push_back("epilogue \"" + std::string(epilogue_name(v)) +
                         "\" is TensorRT-LLM's MoE grouped GEMM epilogue: set \"grouped\": true");
 
   // Element types as the builder sees them.
@@ -49,7 +49,7 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg) {
     e.epi_m = N < 16 ? 128 : 64;
   }
   if (e.epi_m <= 0 || e.epi_n <= 0 || M % e.epi_m != 0 || N % e.epi_n != 0) {
-    p.invalid.push_back("epilogue tile " + num(e.epi_m) + "x" + num(e.epi_n) +
+    if (explain) p.invalid.push_back("epilogue tile " + num(e.epi_m) + "x" + num(e.epi_n) +
                         " must divide the CTA tile " + num(M) + "x" + num(N) +
                         " (sm120_compute_tile_shape_or_override)");
     e.epi_m = std::max<long long>(1, std::min(e.epi_m, M));
@@ -67,7 +67,7 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg) {
   e.stages_d = sd;
   e.reuse_smem_c = reuse && c != DType::Void;
   if (e.reuse_smem_c && sd > sc)
-    p.invalid.push_back("ReuseSmemC needs StagesD <= StagesC (sm90_epilogue_tma_warpspecialized.hpp:170-172)");
+    if (explain) p.invalid.push_back("ReuseSmemC needs StagesD <= StagesC (sm90_epilogue_tma_warpspecialized.hpp:170-172)");
   e.c_bits = smem_bits(c);
   e.d_bits = smem_bits(out);  // finalize stores D as ElementAux = the output type
 
@@ -76,7 +76,7 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg) {
   e.align_c = c == DType::Void ? 128 : ss_swizzle_alignment(e.c_bits, extent);
   e.align_d = ss_swizzle_alignment(e.d_bits, extent);
   if (e.align_c == 0 || e.align_d == 0) {
-    p.invalid.push_back("no shared-memory swizzle atom divides the epilogue tile's contiguous "
+    if (explain) p.invalid.push_back("no shared-memory swizzle atom divides the epilogue tile's contiguous "
                         "extent of " + num(extent) + " elements (ss_smem_selector, sm90_common.inl:270-325)");
     if (e.align_c == 0) e.align_c = 128;
     if (e.align_d == 0) e.align_d = 128;
@@ -87,12 +87,14 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg) {
   if (v == EpilogueVariant::BlockScaleOut) {
     e.fusion = col_major ? array_aligned(Component::Fusion, 32 * 4)
                          : array_aligned(Component::Fusion, 64 * 4);
-    fusion = col_major ? "LinCombBlockScaleFactor (Sm120BlockScaleFactorColStore, 128 B)"
+    if (explain)
+      fusion = col_major ? "LinCombBlockScaleFactor (Sm120BlockScaleFactorColStore, 128 B)"
                        : "LinCombBlockScaleFactor (Sm120BlockScaleFactorRowStore, 256 B)";
   } else if (v == EpilogueVariant::Finalize) {
     const Bytes per = cfg.swap_ab ? 4 : bits(out) / 8;
     e.fusion = array_aligned(Component::Fusion, N * per);
-    fusion = std::string("TRT-LLM finalize scatter (") +
+    if (explain)
+      fusion = std::string("TRT-LLM finalize scatter (") +
              (cfg.swap_ab ? "fp32 router scales, " : "bias row, ") + num(N * per) +
              " B; the C stages are allocated but never read, D is the scatter's scratch)";
   }
@@ -100,6 +102,7 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg) {
   e.ptr_array = cfg.grouped;
   e.num_epilogue_wg = 2;
 
+  if (!explain) return p;
   p.description = std::string(cfg.grouped ? "Sm120PtrArrayTmaWarpSpecialized" : "Sm120TmaWarpSpecialized") +
                   " epilogue " + num(e.epi_m) + "x" + num(e.epi_n) + ", StagesC " + num(sc) +
                   ", StagesD " + num(sd) + (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", " + fusion;

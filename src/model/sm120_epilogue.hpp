@@ -36,7 +36,9 @@ struct Sm120EpiloguePlan {
 /// TRT-LLM epilogues (moe_gemm_tma_ws_launcher.inl): C = the output type; `finalize` passes
 /// ElementD = void to the builder (no reuse, StagesC = StagesD) and stores D as ElementAux
 /// (the output type); swap_ab makes C/D column-major.
-Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg);
+/// With `explain` false only the numbers are computed (no messages, no description): the
+/// form storage() uses inside the max_stages search.
+Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg, bool explain = true);
 
 /// True when the C/D of `cfg` are column-major (layout letter 'n', or TRT-LLM swap_ab).
 bool sm120_cd_column_major(const KernelConfig& cfg);

@@ -175,6 +175,7 @@ nlohmann::ordered_json to_json(const CheckReport& report) {
     o["stages"] = r.stages;
     o["auto_stages"] = r.auto_stages;
     o["max_stages"] = r.max_stages;
+    o["max_stages_smem_bytes"] = r.max_stages_smem ? ordered_json(*r.max_stages_smem) : ordered_json();
     o["smem_bytes"] = r.smem_bytes ? ordered_json(*r.smem_bytes) : ordered_json();
     o["limit_bytes"] = r.limit_bytes;
     o["headroom_bytes"] = r.headroom_bytes ? ordered_json(*r.headroom_bytes) : ordered_json();

@@ -13,7 +13,17 @@ namespace tilefit::model {
 /// Never throws for any config the reader accepts.
 Result evaluate(const KernelConfig& cfg, const Limits& target);
 
-/// Largest s in [min_stages, kMaxStages] with storage(s) <= limit, or 0 (exposed for tests).
+/// The largest stage count that fits and its SharedStorage size ({0, 0}: none fits).
+struct MaxFit {
+  int stages = 0;
+  Bytes bytes = 0;
+};
+
+/// Largest s in [min_stages, kMaxStages] with storage(s) <= limit, and storage(s).
+MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
+                   Bytes limit);
+
+/// max_fitting(...).stages (exposed for tests).
 int max_fitting_stages(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
                        Bytes limit);
 

@@ -26,6 +26,7 @@ struct Result {
   int stages = 0;             ///< what the kernel is built with (auto: the builder's pick)
   bool auto_stages = true;
   int max_stages = 0;         ///< largest count whose SharedStorage fits (0: none)
+  std::optional<Bytes> max_stages_smem;  ///< SharedStorage at max_stages
   std::optional<Bytes> smem_bytes;      ///< dynamic smem requested at `stages`
   Bytes limit_bytes = 0;
   std::optional<Bytes> headroom_bytes;  ///< limit - smem (negative when over)

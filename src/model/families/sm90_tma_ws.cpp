@@ -48,7 +48,8 @@ struct EpiloguePlan {
 ///  atoms (L89-109): ss_smem_selector, K-major on EpiN for row-major D, MN-major on EpiM.
 ///  ptr-array: PtrArrayTmaWarpSpecialized{Cooperative,Pingpong} -> NumEpilogueWarpGroups = 2
 ///    (epilogue/dispatch_policy.hpp:58-60).
-EpiloguePlan sm90_epilogue(const KernelConfig& cfg) {
+/// With `explain` false only the numbers are computed (storage() inside the max_stages search).
+EpiloguePlan sm90_epilogue(const KernelConfig& cfg, bool explain = true) {
   EpiloguePlan p;
   TmaEpilogue& e = p.epi;
   const bool pingpong = is_pingpong(cfg);
@@ -57,7 +58,7 @@ EpiloguePlan sm90_epilogue(const KernelConfig& cfg) {
     e.epi_m = (*cfg.epilogue.tile)[0];
     e.epi_n = (*cfg.epilogue.tile)[1];
     const long long want_m = pingpong ? 64 : 128;
-    if (e.epi_m != want_m || e.epi_n % 16 != 0)
+    if (explain && (e.epi_m != want_m || e.epi_n % 16 != 0))
       p.invalid.push_back("an explicit SM90 epilogue tile needs M = " + std::to_string(want_m) +
                           (pingpong ? " (pingpong)" : " (cooperative)") +
                           " and N a multiple of 16 (sm90_builder.inl:154-165)");
@@ -70,7 +71,7 @@ EpiloguePlan sm90_epilogue(const KernelConfig& cfg) {
     e.epi_n = std::gcd(std::min<long long>(32, N), N);
   }
   if (e.epi_m <= 0 || e.epi_n <= 0 || M % e.epi_m != 0 || N % e.epi_n != 0) {
-    p.invalid.push_back("epilogue tile " + std::to_string(e.epi_m) + "x" + std::to_string(e.epi_n) +
+    if (explain) p.invalid.push_back("epilogue tile " + std::to_string(e.epi_m) + "x" + std::to_string(e.epi_n) +
                         " must divide the CTA tile");
     e.epi_m = std::max<long long>(1, std::min(e.epi_m, M));
     e.epi_n = std::max<long long>(1, std::min(e.epi_n, N));
@@ -86,20 +87,21 @@ EpiloguePlan sm90_epilogue(const KernelConfig& cfg) {
   e.stages_d = sd;
   e.reuse_smem_c = reuse;
   if (reuse && sd > sc)
-    p.invalid.push_back("ReuseSmemC needs StagesD <= StagesC (sm90_epilogue_tma_warpspecialized.hpp:170-172)");
+    if (explain) p.invalid.push_back("ReuseSmemC needs StagesD <= StagesC (sm90_epilogue_tma_warpspecialized.hpp:170-172)");
   e.c_bits = bits(cfg.c);
   e.d_bits = bits(cfg.d);
   const long long extent = cfg.cd_row_major ? e.epi_n : e.epi_m;
   e.align_c = cfg.c == DType::Void ? 128 : ss_swizzle_alignment(e.c_bits, extent);
   e.align_d = ss_swizzle_alignment(e.d_bits, extent);
   if (e.align_c == 0 || e.align_d == 0) {
-    p.invalid.push_back("no swizzle atom divides the epilogue tile's contiguous extent (" +
+    if (explain) p.invalid.push_back("no swizzle atom divides the epilogue tile's contiguous extent (" +
                         std::to_string(extent) + " elements; ss_smem_selector)");
     if (e.align_c == 0) e.align_c = 128;
     if (e.align_d == 0) e.align_d = 128;
   }
   e.ptr_array = cfg.grouped;
   e.num_epilogue_wg = 2;
+  if (!explain) return p;
   p.description = std::string(cfg.grouped ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") +
                   (pingpong ? "" : "Cooperative") + " epilogue " + std::to_string(e.epi_m) + "x" +
                   std::to_string(e.epi_n) + ", StagesC " + std::to_string(sc) + ", StagesD " +
@@ -235,7 +237,7 @@ class Sm90TmaWs final : public KernelFamily {
   }
 
   Storage storage(const KernelConfig& cfg, const BuildPlan&, int stages) const override {
-    const EpiloguePlan ep = sm90_epilogue(cfg);
+    const EpiloguePlan ep = sm90_epilogue(cfg, /*explain=*/false);
     const EpilogueParts epi = epilogue_parts(cfg, ep);
     Sm90KernelParts parts;
     parts.mainloop_tensors = mainloop_tensors(cfg, stages);
