@@ -1,6 +1,7 @@
 #include "io/config_decoder.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "io/json_fields.hpp"
@@ -165,6 +166,15 @@ class Decoder {
     read_identity(m, cfg, out);
     read_shapes(m, cfg);
     read_operands(m, cfg);
+    if (k_in_bytes_ && cfg.k > 0) {
+      const int b = model::bits(cfg.a.elem);
+      if (b <= 0 || (cfg.k * 8) % b != 0 || (cfg.k * 8) / b > model::kMaxTileExtent)
+        m.error("tile", std::to_string(cfg.k) + " bytes of K is not a whole number of " +
+                            model::operand_name(cfg.a) + " elements within 1.." +
+                            std::to_string(model::kMaxTileExtent));
+      else
+        cfg.k = cfg.k * 8 / b;
+    }
     read_outputs(m, cfg);
     read_layout(m, cfg);
     read_pipeline(m, cfg);
@@ -226,7 +236,23 @@ class Decoder {
   void read_shapes(Members& m, model::KernelConfig& cfg) {
     Errors e;
     if (const Value* v = m.get("tile")) {
-      if (auto t = read_extents(*v, kTile, e)) cfg.m = (*t)[0], cfg.n = (*t)[1], cfg.k = (*t)[2];
+      // TensorRT-LLM / FlashInfer tile names count K in bytes: "CtaShape128x256x64B" (or
+      // "128x256x64B") is 128x256x(64·8/bits(A)) elements (moe_gemm_template_dispatch_tma_ws.h,
+      // SHAPE_CASE: KtileBytes = K·8/sizeof_bits<T>). K is converted once A is known.
+      Value plain;
+      const Value* tile = v;
+      if (v->kind == Value::Kind::String) {
+        std::string t = lower_ascii(v->text);
+        if (t.rfind("ctashape", 0) == 0) t.erase(0, 8);
+        if (t.size() > 1 && t.back() == 'b' && std::isdigit(static_cast<unsigned char>(t[t.size() - 2]))) {
+          t.pop_back();
+          k_in_bytes_ = true;
+        }
+        plain.kind = Value::Kind::String;
+        plain.text = t;
+        tile = &plain;
+      }
+      if (auto t = read_extents(*tile, kTile, e)) cfg.m = (*t)[0], cfg.n = (*t)[1], cfg.k = (*t)[2];
       m.file(e);
     } else {
       errors_.push_back(
@@ -445,6 +471,7 @@ class Decoder {
   const Value& obj_;
   std::size_t index_;
   bool suggest_;
+  bool k_in_bytes_ = false;  ///< tile given as a TensorRT-LLM name ("…x64B")
   std::vector<std::pair<std::size_t, FieldError>> errors_;
 };
 
