@@ -68,6 +68,8 @@ INSTANTIATE_TEST_SUITE_P(MeasuredSm80, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-sm80.jsonl")), row_name);
 INSTANTIATE_TEST_SUITE_P(MeasuredSm100, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-sm100.jsonl")), row_name);
+INSTANTIATE_TEST_SUITE_P(MeasuredSm120Sm90, GroundTruth,
+                         ::testing::ValuesIn(load_rows("measured-sm120-sm90.jsonl")), row_name);
 
 TEST(GroundTruthData, HasEveryFamily) {
   std::set<std::string> families;

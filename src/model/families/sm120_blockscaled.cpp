@@ -119,10 +119,14 @@ class Sm120BlockScaled final : public KernelFamily {
                           "Divisibility Condition\", sm120_blockscaled_mma_tma.hpp:214)");
       p.sizes_known = false;
     }
+    // Measured (tests/data/measured-sm120-sm90.jsonl, 192x128x128): the SFA buffer covers
+    // floor(192/128) = 1 block (builder L199) and the kernel's TMA setup for the 192-row tile
+    // fails cute's "Shape Divisibility Condition" (sm120_blockscaled_mma_tma.hpp:309-314).
     if (cfg.m > 128 && cfg.m % 128 != 0) {
       p.invalid.push_back("tile M = " + std::to_string(cfg.m) +
                           ": SM120 block-scaled needs M <= 128 or a multiple of 128 (SFA is "
-                          "tiled in 128-row blocks)");
+                          "tiled in 128-row blocks; cute's \"Shape Divisibility Condition\", "
+                          "sm120_blockscaled_mma_tma.hpp:309-314)");
       p.sizes_known = false;
     }
     if (cfg.k % (4 * s.vs) != 0) {
