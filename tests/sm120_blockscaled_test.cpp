@@ -105,6 +105,12 @@ TEST(Sm120BlockScaled, AutoStagesBelowTwoIsACompileFailure) {
   EXPECT_EQ(r.stages, 1);
   EXPECT_FALSE(r.smem_bytes.has_value());
   EXPECT_EQ(r.max_stages, 0);  // StageCount<2> needs 124928 B
+  // The suggested fix: K = 128 -> per stage 27776, S = 87968 / 27776 = 3, kernel 97280 B.
+  bool suggests = false;
+  for (const auto& n : r.notes)
+    suggests |= n.find("tile K = 128 fits: the builder then picks 3 stages and the kernel needs "
+                       "97280 B") != std::string::npos;
+  EXPECT_TRUE(suggests);
 }
 
 TEST(Sm120BlockScaled, F8F6F4PathStoresFp4AsBytes) {

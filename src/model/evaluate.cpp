@@ -33,6 +33,31 @@ std::string spell(const BuildPlan& plan, int stages) {
   return out.replace(at, 2, std::to_string(stages));
 }
 
+/// A fix for a tile that fits at no stage count: the largest K (halving, down to 16) for
+/// which the family accepts the config and its stage count (auto: the builder's pick;
+/// explicit: the largest that fits) gives a SharedStorage within `limit`.
+std::string smaller_k_text(const KernelFamily& family, const KernelConfig& cfg, Bytes limit) {
+  KernelConfig smaller = cfg;
+  for (long long k = cfg.k / 2; k >= 16 && k * 2 == smaller.k; k /= 2) {
+    smaller.k = k;
+    const BuildPlan p = family.plan(smaller);
+    if (!p.invalid.empty() || !p.sizes_known) continue;
+    const int lo = p.min_stages < 1 ? 1 : p.min_stages;
+    if (p.auto_stages) {
+      if (p.stages < lo) continue;
+      const Bytes need = family.storage(smaller, p, p.stages).kernel.size;
+      if (need <= limit)
+        return "tile K = " + std::to_string(k) + " fits: the builder then picks " +
+               std::to_string(p.stages) + " stages and the kernel needs " + b(need);
+    } else {
+      const Bytes need = family.storage(smaller, p, lo).kernel.size;
+      if (need <= limit)
+        return "tile K = " + std::to_string(k) + " fits with " + spell(p, lo) + " (" + b(need) + ")";
+    }
+  }
+  return "choose a smaller tile";
+}
+
 /// Which family models `cfg`, and why; nullptr with the reason when none does.
 const KernelFamily* select_family(const KernelConfig& cfg, std::string& reason) {
   if (!cfg.family.empty()) {
@@ -162,8 +187,8 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
       if (!plan.sizes_known) return "";
       const int s = plan.min_stages < 1 ? 1 : plan.min_stages;
       const Bytes need = family->storage(cfg, plan, s).kernel.size;
-      return "even " + spell(plan, s) + " needs " + b(need) + " > " + b(r.limit_bytes) +
-             ": choose a smaller tile";
+      return "even " + spell(plan, s) + " needs " + b(need) + " > " + b(r.limit_bytes) + "; " +
+             smaller_k_text(*family, cfg, r.limit_bytes);
     }
     return spell(plan, r.max_stages) + " needs " + b(best.bytes) + " and fits (" +
            b(r.limit_bytes - best.bytes) + " spare)";
