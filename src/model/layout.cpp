@@ -26,11 +26,25 @@ std::string_view component_key(Component c) {
   return "?";
 }
 
+namespace {
+
+constexpr std::uint32_t bit(Component c) { return std::uint32_t{1} << static_cast<int>(c); }
+
+/// Adds `bytes` of padding to `f`'s breakdown.
+void add_padding(Field& f, Bytes bytes) {
+  if (bytes == 0) return;
+  f.parts[static_cast<int>(Component::Padding)] += bytes;
+  f.mask |= bit(Component::Padding);
+}
+
+}  // namespace
+
 Field leaf(Component c, Bytes size, Bytes align) {
   Field f;
   f.size = size;
   f.align = align;
   f.parts[static_cast<int>(c)] = size;
+  f.mask = bit(c);
   return f;
 }
 
@@ -44,6 +58,7 @@ Field relabel(Field f, Component c) {
   out.size = f.size;
   out.align = f.align;
   out.parts[static_cast<int>(c)] = f.size;
+  out.mask = bit(c);
   return out;
 }
 
@@ -53,13 +68,17 @@ Field make_struct(std::initializer_list<Field> members, Bytes min_align) {
   Bytes offset = 0;
   for (const Field& m : members) {
     const Bytes at = round_up(offset, m.align);
-    s.parts[static_cast<int>(Component::Padding)] += at - offset;
-    for (int i = 0; i < kComponentCount; ++i) s.parts[i] += m.parts[i];
+    add_padding(s, at - offset);
+    for (std::uint32_t bits = m.mask; bits != 0; bits &= bits - 1) {
+      const int i = __builtin_ctz(bits);
+      s.parts[i] += m.parts[i];
+    }
+    s.mask |= m.mask;
     offset = at + m.size;
     s.align = std::max(s.align, m.align);
   }
   s.size = round_up(offset, s.align);
-  s.parts[static_cast<int>(Component::Padding)] += s.size - offset;
+  add_padding(s, s.size - offset);
   return s;
 }
 
@@ -72,8 +91,9 @@ Field make_union(std::initializer_list<Field> members) {
   }
   if (largest == nullptr) return u;
   u.parts = largest->parts;
+  u.mask = largest->mask;
   u.size = round_up(largest->size, u.align);
-  u.parts[static_cast<int>(Component::Padding)] += u.size - largest->size;
+  add_padding(u, u.size - largest->size);
   return u;
 }
 
@@ -81,7 +101,10 @@ Field array_aligned(Component c, Bytes bytes) {
   // A zero-length array_aligned is an empty alignas(16) class: sizeof 16. This is what
   // an SM120 SFA array of a 64-row tile costs (measured: 64x128x128 pingpong, 95232 B).
   if (bytes == 0) return leaf(c, 16, 16);
-  return make_struct({leaf(c, bytes, 1)}, 16);
+  Field f = leaf(c, bytes, 16);
+  f.size = round_up(bytes, 16);
+  add_padding(f, f.size - bytes);
+  return f;
 }
 
 Field array_subbyte(Component c, Bytes bits) {

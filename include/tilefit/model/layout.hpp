@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <initializer_list>
 #include <string_view>
 
@@ -50,6 +51,9 @@ struct Field {
   Bytes size = 0;
   Bytes align = 1;
   std::array<Bytes, kComponentCount> parts{};
+  /// Bit c set when parts[c] may be non-zero: merging touches only these (most objects have
+  /// one to three components), which keeps the layout arithmetic cheap.
+  std::uint32_t mask = 0;
 
   Bytes part(Component c) const { return parts[static_cast<int>(c)]; }
 };
