@@ -125,7 +125,7 @@ TEST(DeviceReport, JsonCarriesEveryField) {
   d.limits.max_ctas_per_sm = 32;
   d.pci_bus_id = "0000:01:00.0";
   const auto j = report::devices_json({d});
-  EXPECT_EQ(j["schema_version"], report::kDeviceSchemaVersion);
+  EXPECT_EQ(j["schema_version"], report::kSchemaVersion);
   ASSERT_EQ(j["devices"].size(), 1u);
   const auto& x = j["devices"][0];
   for (const char* k : {"index", "name", "compute_capability", "cc_major", "cc_minor", "arch", "sm_count",

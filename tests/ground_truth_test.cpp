@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model_test_util.hpp"
 #include "test_support.hpp"
 #include "tilefit/model/evaluate.hpp"
 
@@ -34,7 +35,7 @@ TEST_P(GroundTruth, MatchesCutlass) {
 
   const model::Result r = model::evaluate(cfg, arch->limits);
   std::string notes;
-  for (const auto& n : r.notes) notes += "\n  note: " + n;
+  for (const auto& n : test::notes(r)) notes += "\n  note: " + n;
   EXPECT_EQ(std::string(model::status_name(r.status)), row.expect["status"].get<std::string>()) << notes;
   if (row.expect.contains("stages")) {
     EXPECT_EQ(r.stages, row.expect["stages"].get<int>()) << notes;

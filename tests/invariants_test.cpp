@@ -60,23 +60,23 @@ TEST(Invariants, BreakdownSumsAndMaxStagesIsTight) {
                 EXPECT_EQ(sum(*r.breakdown), *r.smem_bytes) << where;
                 EXPECT_EQ(r.breakdown->size, *r.smem_bytes) << where;
               }
-              const model::BuildPlan plan = fam->plan(c);
+              const model::Plan plan = fam->decide(c, true);
               if (!plan.sizes_known) continue;
               Bytes last = 0;
               for (int s = 1; s <= 12; ++s) {
-                const Bytes b = fam->storage(c, plan, s).kernel.size;
+                const Bytes b = fam->layout(c, plan, s).kernel.size;
                 EXPECT_GE(b, last) << where << " stages " << s;
                 last = b;
               }
               if (r.max_stages > 0) {
-                EXPECT_LE(fam->storage(c, plan, r.max_stages).kernel.size, lim.optin_per_block) << where;
+                EXPECT_LE(fam->layout(c, plan, r.max_stages).kernel.size, lim.optin_per_block) << where;
                 if (r.max_stages < model::kMaxStages) {
-                  EXPECT_GT(fam->storage(c, plan, r.max_stages + 1).kernel.size, lim.optin_per_block) << where;
+                  EXPECT_GT(fam->layout(c, plan, r.max_stages + 1).kernel.size, lim.optin_per_block) << where;
                 }
-                EXPECT_EQ(r.max_stages_smem, fam->storage(c, plan, r.max_stages).kernel.size) << where;
+                EXPECT_EQ(r.max_stages_smem, fam->layout(c, plan, r.max_stages).kernel.size) << where;
               } else {
                 const int lo = plan.min_stages < 1 ? 1 : plan.min_stages;
-                EXPECT_GT(fam->storage(c, plan, lo).kernel.size, lim.optin_per_block) << where;
+                EXPECT_GT(fam->layout(c, plan, lo).kernel.size, lim.optin_per_block) << where;
               }
               if (r.status == model::Status::Fits) {
                 EXPECT_LE(*r.smem_bytes, lim.optin_per_block) << where;

@@ -1,6 +1,7 @@
 // Hand-computed cases for the C++ layout helpers (cutlass-smem-model.md §1.1-§1.3).
 #include <gtest/gtest.h>
 
+#include "model/epilogue_storage.hpp"
 #include "model/sm90_epilogue.hpp"
 #include "tilefit/model/layout.hpp"
 
@@ -70,7 +71,7 @@ TEST(Layout, Sm120Bf16EpilogueIs13312) {
   // cutlass-smem-model.md §3.5: 64x32 bf16 C/D, StagesC 3, StagesD 2, ReuseSmemC, SW64:
   // union 3·64·32·2 = 12288 (align 512); + 1 B empty fusion -> ru(12289, 512) = 12800;
   // + PipelineTransactionAsync<3> 48 -> ru(12848, 512) = 13312.
-  TmaEpilogue e;
+  EpilogueStorage e;
   e.epi_m = 64;
   e.epi_n = 32;
   e.stages_c = 3;
@@ -78,13 +79,13 @@ TEST(Layout, Sm120Bf16EpilogueIs13312) {
   e.reuse_smem_c = true;
   e.c_bits = e.d_bits = 16;
   e.align_c = e.align_d = 512;
-  EXPECT_EQ(tma_epilogue_tensor_storage(e).size, 12800);
-  EXPECT_EQ(tma_epilogue_shared_storage(e).size, 13312);
+  EXPECT_EQ(e.tensors().size, 12800);
+  EXPECT_EQ(e.shared().size, 13312);
   // Grouped: 12800 + 384 tensormaps (C + 2 D descriptors) + 48 -> ru(13232, 512) = 13312.
   e.ptr_array = true;
-  e.num_epilogue_wg = 2;
-  EXPECT_EQ(tma_epilogue_shared_storage(e).size, 13312);
-  EXPECT_EQ(sum(tma_epilogue_shared_storage(e)), 13312);
+  e.descriptors = 3;
+  EXPECT_EQ(e.shared().size, 13312);
+  EXPECT_EQ(sum(e.shared()), 13312);
 }
 
 }  // namespace

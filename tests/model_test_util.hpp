@@ -1,8 +1,13 @@
 // Small builders for model tests: a KernelConfig from a few fields.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/evaluate.hpp"
+#include "tilefit/report/check_report.hpp"
+#include "tilefit/report/diagnostic_text.hpp"
 
 namespace tilefit::test {
 
@@ -22,6 +27,16 @@ inline model::KernelConfig make_config(const char* family, int arch, long long m
 
 inline model::Result eval(const model::KernelConfig& c) {
   return model::evaluate(c, model::find_arch(c.arch)->limits);
+}
+
+/// The messages of a result's diagnostics, as the report layer writes them.
+inline std::vector<std::string> notes(const model::Result& r) { return report::notes(r); }
+
+/// True when `r` carries a diagnostic of code `c`.
+inline bool has(const model::Result& r, model::Code c) {
+  for (const model::Diagnostic& d : r.diagnostics)
+    if (d.code == c) return true;
+  return false;
 }
 
 }  // namespace tilefit::test

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model_test_util.hpp"
 #include "model/families/families.hpp"
 #include "test_support.hpp"
 #include "tilefit/model/arch.hpp"
@@ -63,10 +64,10 @@ TEST(Sm100Umma, DocExampleA_DenseBf16_1Sm) {
   EXPECT_EQ(r.smem_bytes, 215040);
   EXPECT_EQ(r.epilogue_smem, 67584);
   EXPECT_EQ(r.mainloop_smem, 147584);
-  const BuildPlan p = sm100_umma_family().plan(cfg);
-  EXPECT_EQ(p.builder_capacity, 232288);
-  EXPECT_EQ(p.carveout, 67584);
-  EXPECT_EQ(p.stage_bytes, 49168);
+  const Plan p = sm100_umma_family().decide(cfg, true);
+  EXPECT_EQ(p.rule.builder_capacity, 232288);
+  EXPECT_EQ(p.rule.carveout, 67584);
+  EXPECT_EQ(p.rule.stage_bytes, 49168);
   EXPECT_EQ(p.min_stages, 2);
   EXPECT_EQ(p.overflow, Overflow::CompileStaticAssert);
 }
@@ -95,9 +96,9 @@ TEST(Sm100Umma, DocExampleB_Nvfp4_2Sm) {
   EXPECT_EQ(r.stages, 3);
   EXPECT_EQ(r.smem_bytes, 217088);
   EXPECT_EQ(r.epilogue_smem, 100352);
-  const BuildPlan p = sm100_umma_family().plan(cfg);
-  EXPECT_EQ(p.builder_capacity, 232304);
-  EXPECT_EQ(p.stage_bytes, 39040);
+  const Plan p = sm100_umma_family().decide(cfg, true);
+  EXPECT_EQ(p.rule.builder_capacity, 232304);
+  EXPECT_EQ(p.rule.stage_bytes, 39040);
   EXPECT_EQ(p.min_stages, 1);
   EXPECT_NE(p.kernel.find("KernelTmaWarpSpecialized2SmNvf4Sm100"), std::string::npos) << p.kernel;
 }
@@ -127,7 +128,7 @@ TEST(Sm100Umma, InvalidTilesAreRejectedWithReasons) {
     const Result r = evaluate(cfg, b200());
     EXPECT_EQ(r.status, Status::Invalid) << needle;
     bool found = false;
-    for (const std::string& note : r.notes) found = found || note.find(needle) != std::string::npos;
+    for (const std::string& note : test::notes(r)) found = found || note.find(needle) != std::string::npos;
     EXPECT_TRUE(found) << "no note containing '" << needle << "'";
   };
   KernelConfig dense = base_config();
@@ -209,17 +210,17 @@ TEST(Sm100Umma, BreakdownSumsAndMaxStagesIsTight) {
   for (const KernelConfig& cfg : cfgs) {
     SCOPED_TRACE(cfg.name.empty() ? std::to_string(cfg.m) + "x" + std::to_string(cfg.n) : cfg.name);
     const KernelFamily& fam = sm100_umma_family();
-    const BuildPlan plan = fam.plan(cfg);
-    ASSERT_TRUE(plan.invalid.empty()) << plan.invalid.front();
+    const Plan plan = fam.decide(cfg, true);
+    ASSERT_FALSE(plan.invalid) << (plan.reasons.empty() ? "" : report::message(plan.reasons.front()));
     ASSERT_TRUE(plan.sizes_known);
     const Result r = evaluate(cfg, lim);
     ASSERT_TRUE(r.breakdown.has_value());
     EXPECT_EQ(sum_parts(*r.breakdown), *r.smem_bytes);
     for (Bytes part : r.breakdown->parts) EXPECT_GE(part, 0);
-    const int max_s = max_fitting_stages(fam, cfg, plan, lim.optin_per_block);
+    const int max_s = max_fitting(fam, cfg, plan, lim.optin_per_block).stages;
     ASSERT_GE(max_s, plan.min_stages);
-    const Storage at = fam.storage(cfg, plan, max_s);
-    const Storage over = fam.storage(cfg, plan, max_s + 1);
+    const Storage at = fam.layout(cfg, plan, max_s);
+    const Storage over = fam.layout(cfg, plan, max_s + 1);
     EXPECT_LE(at.kernel.size, lim.optin_per_block);
     EXPECT_GT(over.kernel.size, lim.optin_per_block);
     EXPECT_EQ(sum_parts(at.kernel), at.kernel.size);

@@ -51,7 +51,7 @@ TEST(Sm120BlockScaled, MoeFinalize128x256OverflowsBy1024) {
   // StageCount<2>: tensors ru(55296 + 16896, 1024) = 72704 -> + 224 + 128 -> tensormaps
   // @73088 + 896 = 73984 -> 74752.
   bool explains = false, builder = false;
-  for (const auto& n : r.notes) {
+  for (const auto& n : test::notes(r)) {
     if (n.find("102400 B > 101376 B") != std::string::npos && n.find("kErrorInternal") != std::string::npos)
       explains = true;
     if (n.find("the builder budgets 101168 B") != std::string::npos &&
@@ -61,7 +61,7 @@ TEST(Sm120BlockScaled, MoeFinalize128x256OverflowsBy1024) {
   EXPECT_TRUE(explains);
   EXPECT_TRUE(builder);
   bool stage2 = false;
-  for (const auto& n : r.notes) stage2 |= n.find("StageCount<2> needs 74752 B") != std::string::npos;
+  for (const auto& n : test::notes(r)) stage2 |= n.find("StageCount<2> needs 74752 B") != std::string::npos;
   EXPECT_TRUE(stage2);
 }
 
@@ -107,7 +107,7 @@ TEST(Sm120BlockScaled, AutoStagesBelowTwoIsACompileFailure) {
   EXPECT_EQ(r.max_stages, 0);  // StageCount<2> needs 124928 B
   // The suggested fix: K = 128 -> per stage 27776, S = 87968 / 27776 = 3, kernel 97280 B.
   bool suggests = false;
-  for (const auto& n : r.notes)
+  for (const auto& n : test::notes(r))
     suggests |= n.find("tile K = 128 fits: the builder then picks 3 stages and the kernel needs "
                        "97280 B") != std::string::npos;
   EXPECT_TRUE(suggests);
@@ -131,13 +131,13 @@ TEST(Sm120BlockScaled, InvalidShapesNameTheRule) {
   auto c = make_config("sm120_blockscaled", 120, 128, 192, 128, "nvfp4");
   auto r = eval(c);
   EXPECT_EQ(r.status, Status::Invalid);
-  ASSERT_FALSE(r.notes.empty());
-  EXPECT_NE(r.notes[0].find("N <= 128 or a multiple of 128"), std::string::npos);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(test::notes(r)[0].find("N <= 128 or a multiple of 128"), std::string::npos);
 
   c = make_config("sm120_blockscaled", 120, 128, 128, 64, "mxfp8");
   r = eval(c);
   EXPECT_EQ(r.status, Status::Invalid);
-  EXPECT_NE(r.notes[0].find("multiple of 128"), std::string::npos);
+  EXPECT_NE(test::notes(r)[0].find("multiple of 128"), std::string::npos);
 
   c = make_config("sm120_blockscaled", 120, 128, 128, 128, "nvfp4");
   c.cluster = {2, 1, 1};
@@ -172,7 +172,7 @@ TEST(Sm120BlockScaled, ExplicitStagesOverTheLimitFailAtRunTime) {
   EXPECT_EQ(r.status, Status::DoesNotFit);
   EXPECT_EQ(*r.smem_bytes, 124928);
   EXPECT_EQ(r.max_stages, 3);
-  EXPECT_NE(r.notes[0].find("StageCount<4> needs 124928 B > 101376 B"), std::string::npos);
+  EXPECT_NE(test::notes(r)[0].find("StageCount<4> needs 124928 B > 101376 B"), std::string::npos);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model_test_util.hpp"
 #include "model/families/families.hpp"
 #include "test_support.hpp"
 #include "tilefit/model/arch.hpp"
@@ -44,7 +45,7 @@ Bytes sum_parts(const Field& f) {
 }
 
 bool has_note(const Result& r, const std::string& needle) {
-  for (const std::string& n : r.notes)
+  for (const std::string& n : test::notes(r))
     if (n.find(needle) != std::string::npos) return true;
   return false;
 }
@@ -92,7 +93,7 @@ TEST(Sm80Multistage, Sm86_128x256x64_DoesNotFit) {
   EXPECT_EQ(r.limit_bytes, 101376);
   EXPECT_EQ(r.headroom_bytes, 101376 - 147456);
   EXPECT_EQ(r.max_stages, 2);
-  EXPECT_EQ(sm80_multistage_family().storage(cfg, sm80_multistage_family().plan(cfg), 2)
+  EXPECT_EQ(sm80_multistage_family().layout(cfg, sm80_multistage_family().decide(cfg, true), 2)
                 .kernel.size,
             98304);
 }
@@ -110,9 +111,9 @@ TEST(Sm80Multistage, AutoStagesIsDefaultConfigurationThree) {
   EXPECT_EQ(r.smem_bytes, 98304);
   EXPECT_EQ(r.epilogue_smem, 17408);
   EXPECT_TRUE(has_note(r, "kStages = 3"));
-  const BuildPlan p = sm80_multistage_family().plan(cfg);
+  const Plan p = sm80_multistage_family().decide(cfg, true);
   EXPECT_EQ(p.min_stages, 2);
-  EXPECT_EQ(p.capacity_constant, 0);
+  EXPECT_EQ(p.rule.capacity_constant, 0);
   EXPECT_EQ(p.overflow, Overflow::RuntimeRun2x);
 }
 
@@ -257,18 +258,18 @@ TEST(Sm80Multistage, Invariants) {
       if (r.breakdown) {
         EXPECT_EQ(sum_parts(*r.breakdown), *r.smem_bytes);
       }
-      const BuildPlan p = f.plan(cfg);
+      const Plan p = f.decide(cfg, true);
       if (!p.sizes_known) continue;
       for (int s = 2; s <= 8; ++s) {
-        const Storage st = f.storage(cfg, p, s);
+        const Storage st = f.layout(cfg, p, s);
         EXPECT_EQ(sum_parts(st.kernel), st.kernel.size);
         EXPECT_EQ(st.kernel.size, std::max(st.mainloop_shared, st.epilogue_shared));
         EXPECT_EQ(st.kernel.size % 16, 0);
-        EXPECT_LE(f.storage(cfg, p, s - 1 < 2 ? 2 : s - 1).kernel.size, st.kernel.size);
+        EXPECT_LE(f.layout(cfg, p, s - 1 < 2 ? 2 : s - 1).kernel.size, st.kernel.size);
       }
       if (r.max_stages > 0) {
-        EXPECT_LE(f.storage(cfg, p, r.max_stages).kernel.size, lim->optin_per_block);
-        EXPECT_GT(f.storage(cfg, p, r.max_stages + 1).kernel.size, lim->optin_per_block);
+        EXPECT_LE(f.layout(cfg, p, r.max_stages).kernel.size, lim->optin_per_block);
+        EXPECT_GT(f.layout(cfg, p, r.max_stages + 1).kernel.size, lim->optin_per_block);
       }
     }
   }

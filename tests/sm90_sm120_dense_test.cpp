@@ -85,7 +85,7 @@ TEST(Sm120Dense, Bf16IsRejectedWithTheBuildersReason) {
   const auto r = eval(c);
   EXPECT_EQ(r.status, Status::Invalid);
   bool found = false;
-  for (const auto& n : r.notes) found |= n.find("only supports F8F6F4 MMA") != std::string::npos;
+  for (const auto& n : test::notes(r)) found |= n.find("only supports F8F6F4 MMA") != std::string::npos;
   EXPECT_TRUE(found);
 }
 
@@ -97,14 +97,14 @@ TEST(FamilyInference, PicksTheFamilyCutlassWouldBuild) {
   c = make_config("", 90, 128, 128, 64, "bf16");
   const auto r = eval(c);
   EXPECT_EQ(r.family, "sm90_tma_ws");
-  EXPECT_NE(r.family_reason.find("inferred"), std::string::npos);
+  EXPECT_NE(report::message(*r.family_reason).find("inferred"), std::string::npos);
 }
 
 TEST(FamilyInference, PinnedFamilyOfAnotherArchIsInvalid) {
   auto c = make_config("sm120_blockscaled", 90, 128, 128, 128, "nvfp4");
   const auto r = eval(c);
   EXPECT_EQ(r.status, Status::Invalid);
-  EXPECT_NE(r.notes.at(0).find("does not run on sm_90"), std::string::npos);
+  EXPECT_NE(test::notes(r).at(0).find("does not run on sm_90"), std::string::npos);
 }
 
 }  // namespace

@@ -1,27 +1,70 @@
-// What every subcommand shares: the parsed global options and the exit code.
+// What every subcommand shares: the checked standard output, the errors to print, the exit
+// code. Subcommands never print to stderr and never pick the process's exit code: they write
+// results to `out`, add error lines to `errors` and raise() the code; cli::run() (run.cpp) is the
+// one place that catches, prints ("error: ...") and exits.
 #pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/output.hpp"
+
 namespace tilefit::cli {
 
-/// Exit codes (../shared/docs/design.md): 0 every config fits; 1 at least one does not fit
-/// or is invalid; 2 usage or input error (wins over 1); 3 device error.
-enum ExitCode : int { kExitOk = 0, kExitNotFit = 1, kExitInput = 2, kExitDevice = 3 };
+/// Exit codes (README "Exit codes"). A higher code wins when several apply.
+enum ExitCode : int {
+  kExitOk = 0,        ///< every config fits
+  kExitNotFit = 1,    ///< at least one config does not fit or is invalid
+  kExitInput = 2,     ///< usage or input error (the good configs are still reported)
+  kExitDevice = 3,    ///< no GPU when one was required, a CUDA failure
+  kExitOutput = 4,    ///< the output could not be fully written (full disk, closed pipe)
+  kExitInternal = 5,  ///< a bug in tilefit: an exception that should not happen
+};
+
+/// An error that ends a command: its message is printed as "error: <what()>".
+class CommandError : public std::runtime_error {
+ public:
+  CommandError(int exit_code, const std::string& message)
+      : std::runtime_error(message), exit_code_(exit_code) {}
+  int exit_code() const { return exit_code_; }
+
+ private:
+  int exit_code_;
+};
 
 struct CliContext {
+  Output& out;
+  std::vector<std::string> errors;  ///< lines for stderr, without the "error: " prefix
   int exit_code = kExitOk;
-  /// Raise the exit code; input errors win over not-fit, device errors over both.
+
+  /// Raise the exit code (a higher code wins).
   void raise(int code) {
     if (code > exit_code) exit_code = code;
   }
+  /// An error line and its exit code.
+  void error(std::string line, int code) {
+    errors.push_back(std::move(line));
+    raise(code);
+  }
 };
 
-// Each subcommand lives in its own cmd_<name>.cpp and registers itself here.
-void register_check(CLI::App& app, CliContext& ctx);
-void register_archs(CLI::App& app, CliContext& ctx);
-void register_device(CLI::App& app, CliContext& ctx);
-void register_probe(CLI::App& app, CliContext& ctx);
-void register_families(CLI::App& app, CliContext& ctx);
+/// The work of the chosen subcommand, set by its CLI11 callback and run after parsing.
+using Command = std::function<void(CliContext&)>;
+
+// Each subcommand lives in its own cmd_<name>.cpp and registers itself here; its callback only
+// stores the Command to run.
+void register_check(CLI::App& app, Command& cmd);
+void register_archs(CLI::App& app, Command& cmd);
+void register_device(CLI::App& app, Command& cmd);
+void register_probe(CLI::App& app, Command& cmd);
+void register_families(CLI::App& app, Command& cmd);
+
+/// Parses `argv`, runs the subcommand, prints its errors and returns the exit code. Catches
+/// everything: a usage error exits 2, an unwritable output 4, any other exception 5.
+int run(int argc, const char* const* argv, Output& out, std::FILE* err);
 
 }  // namespace tilefit::cli

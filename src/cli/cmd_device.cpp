@@ -1,9 +1,6 @@
 // `tilefit device [--device N|all] [--format table|json]`: what the GPUs in this machine
 // say about themselves, next to the built-in table.
-#include <fmt/format.h>
-
 #include <charconv>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +29,7 @@ std::optional<int> parse_index(const std::string& s) {
 
 void run_device(const DeviceOptions& opt, CliContext& ctx) {
   const bool json = opt.format == "json";
+  if (json) Output::report_closed_pipes();
   std::vector<device::DeviceInfo> devs;
   std::optional<device::DeviceError> err;
   if (opt.device == "all") {
@@ -43,30 +41,25 @@ void run_device(const DeviceOptions& opt, CliContext& ctx) {
     if (r) devs.push_back(std::move(r).value());
     else err = r.error();
   } else {
-    fmt::print(stderr, "tilefit device: --device takes a GPU index (0, 1, ...) or 'all', not '{}'\n", opt.device);
-    ctx.raise(kExitInput);
-    return;
+    throw CommandError(kExitInput,
+                       "--device takes a GPU index (0, 1, ...) or 'all', not '" + opt.device + "'");
   }
 
   if (err) {
-    fmt::print(stderr, "tilefit: {}\n", err->message);
     if (json) {
       auto j = report::devices_json({});
       j["error"] = report::device_error_json(*err);
-      fmt::print("{}\n", j.dump(2));
+      ctx.out.write(j.dump(2) + "\n");
     }
-    ctx.raise(kExitDevice);
+    ctx.error(err->message, kExitDevice);
     return;
   }
-  if (json)
-    fmt::print("{}\n", report::devices_json(devs).dump(2));
-  else
-    fmt::print("{}", report::devices_text(devs));
+  ctx.out.write(json ? report::devices_json(devs).dump(2) + "\n" : report::devices_text(devs));
 }
 
 }  // namespace
 
-void register_device(CLI::App& app, CliContext& ctx) {
+void register_device(CLI::App& app, Command& cmd) {
   auto opt = std::make_shared<DeviceOptions>();
   CLI::App* sub = app.add_subcommand(
       "device",
@@ -76,7 +69,7 @@ void register_device(CLI::App& app, CliContext& ctx) {
   sub->add_option("--device", opt->device, "GPU index, or 'all' (default)");
   sub->add_option("--format", opt->format, "table (default) or json")
       ->check(CLI::IsMember({"table", "json"}));
-  sub->callback([opt, &ctx] { run_device(*opt, ctx); });
+  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_device(*opt, ctx); }; });
 }
 
 }  // namespace tilefit::cli

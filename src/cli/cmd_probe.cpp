@@ -9,13 +9,13 @@
 // cannot be probed (no driver, no GPU, bad index, built without a CUDA compiler) exits 3.
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/cli_context.hpp"
 #include "report/device_report.hpp"
+#include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/device/device_query.hpp"
 #include "tilefit/device/probe.hpp"
 #include "tilefit/io/config_reader.hpp"
@@ -32,14 +32,13 @@ struct ProbeOptions {
 };
 
 void device_failure(const device::DeviceError& err, bool json, CliContext& ctx) {
-  fmt::print(stderr, "tilefit: {}\n", err.message);
   if (json) {
     nlohmann::ordered_json j;
-    j["schema_version"] = report::kDeviceSchemaVersion;
+    j["schema_version"] = report::kSchemaVersion;
     j["error"] = report::device_error_json(err);
-    fmt::print("{}\n", j.dump(2));
+    ctx.out.write(j.dump(2) + "\n");
   }
-  ctx.raise(kExitDevice);
+  ctx.error(err.message, kExitDevice);
 }
 
 /// Probes one evaluated config (when the model gives smem_bytes); a DeviceError stops the run.
@@ -77,6 +76,7 @@ std::optional<device::DeviceError> probe_one(const device::DeviceInfo& dev, repo
 
 void run_probe(const ProbeOptions& opt, CliContext& ctx) {
   const bool json = opt.format == "json";
+  if (json) Output::report_closed_pipes();
   if (!device::probe_available()) {
     device_failure({"", device::probe_unavailable_reason()}, json, ctx);
     return;
@@ -107,10 +107,10 @@ void run_probe(const ProbeOptions& opt, CliContext& ctx) {
       row.result = model::evaluate(cfg, dev->limits);
       row.smem = row.result.smem_bytes;
       if (!row.smem) {
+        const auto& why = row.result.diagnostics;
         row.skipped = fmt::format("the model gives no smem_bytes (status {}{}{})",
-                                  model::status_name(row.result.status),
-                                  row.result.notes.empty() ? "" : ": ",
-                                  row.result.notes.empty() ? "" : row.result.notes.front());
+                                  model::status_name(row.result.status), why.empty() ? "" : ": ",
+                                  why.empty() ? "" : report::message(why.front()));
       } else if (auto err = probe_one(*dev, row)) {
         device_failure(*err, json, ctx);
         return;
@@ -132,19 +132,14 @@ void run_probe(const ProbeOptions& opt, CliContext& ctx) {
           b->largest_launched, dev->limits.optin_per_block));
   }
 
-  if (json) {
-    fmt::print("{}\n", report::probe_json(rep).dump(2));
-  } else {
-    fmt::print("{}", report::probe_text(rep));
-  }
-  for (const std::string& e : rep.input_errors) fmt::print(stderr, "{}\n", e);
-  if (!rep.input_errors.empty()) ctx.raise(kExitInput);
+  ctx.out.write(json ? report::probe_json(rep).dump(2) + "\n" : report::probe_text(rep));
+  for (const std::string& e : rep.input_errors) ctx.error(e, kExitInput);
   if (rep.disagreements() > 0) ctx.raise(kExitNotFit);
 }
 
 }  // namespace
 
-void register_probe(CLI::App& app, CliContext& ctx) {
+void register_probe(CLI::App& app, Command& cmd) {
   auto opt = std::make_shared<ProbeOptions>();
   CLI::App* sub = app.add_subcommand(
       "probe",
@@ -157,7 +152,7 @@ void register_probe(CLI::App& app, CliContext& ctx) {
   sub->add_option("--format", opt->format, "table (default) or json")
       ->check(CLI::IsMember({"table", "json"}));
   sub->add_flag("--no-boundary", opt->no_boundary, "skip the boundary search");
-  sub->callback([opt, &ctx] { run_probe(*opt, ctx); });
+  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_probe(*opt, ctx); }; });
 }
 
 }  // namespace tilefit::cli

@@ -43,3 +43,23 @@ std::string cuda_version_string(int version) {
 }
 
 }  // namespace tilefit::device
+
+#include "tilefit/device/device_source.hpp"
+
+namespace tilefit::device {
+namespace {
+
+class SystemDevices final : public DeviceSource {
+ public:
+  DeviceList all() const override { return query_all(); }
+  DeviceResult one(int index) const override { return query_one(index); }
+};
+
+}  // namespace
+
+const DeviceSource& system_devices() {
+  static const SystemDevices devices;
+  return devices;
+}
+
+}  // namespace tilefit::device

@@ -8,72 +8,75 @@
 namespace tilefit::model {
 namespace {
 
-std::string b(Bytes x) { return std::to_string(x) + " B"; }
-
-std::string overflow_text(Overflow o) {
+/// The error diagnostic of a kernel that asks for more than the limit, by how it fails.
+Code over_limit_code(Overflow o) {
   switch (o) {
-    case Overflow::RuntimeInitialize:
-      return "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails and "
-             "GemmUniversalAdapter::initialize() returns kErrorInternal";
-    case Overflow::CompileStaticAssert:
-      return "CUTLASS's device-side static_assert \"SMEM usage exceeded capacity\" rejects it at "
-             "compile time";
-    case Overflow::RuntimeRun2x:
-      return "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails when the "
-             "2.x device::Gemm launches it (run() returns kErrorInternal)";
+    case Overflow::RuntimeInitialize: return Code::over_limit_initialize;
+    case Overflow::CompileStaticAssert: return Code::over_limit_static_assert;
+    case Overflow::RuntimeRun2x: return Code::over_limit_launch_2x;
+    case Overflow::TritonOutOfResources: return Code::over_limit_out_of_resources;
   }
-  return "";
+  return Code::over_limit_initialize;
 }
 
-/// The plan's spelling of an explicit stage count ("StageCount<3>", "kStages = 3").
-std::string spell(const BuildPlan& plan, int stages) {
-  std::string out = plan.stage_spelling;
-  const auto at = out.find("{}");
-  if (at == std::string::npos) return out + " " + std::to_string(stages);
-  return out.replace(at, 2, std::to_string(stages));
-}
+int lowest_stages(const Plan& plan) { return plan.min_stages < 1 ? 1 : plan.min_stages; }
 
-/// A fix for a tile that fits at no stage count: the largest K (halving, down to 16) for
-/// which the family accepts the config and its stage count (auto: the builder's pick;
-/// explicit: the largest that fits) gives a SharedStorage within `limit`.
-std::string smaller_k_text(const KernelFamily& family, const KernelConfig& cfg, Bytes limit) {
+/// When no stage count fits: the largest K (halving, down to 16) for which the family accepts
+/// the config and its stage count (auto: the builder's pick; explicit: the lowest it allows)
+/// gives a SharedStorage within `limit`. Adds smaller_k* values to `d` (smaller_k 0: none).
+void add_smaller_k(Diagnostic& d, const KernelFamily& family, const KernelConfig& cfg, Bytes limit) {
   KernelConfig smaller = cfg;
   for (long long k = cfg.k / 2; k >= 16 && k * 2 == smaller.k; k /= 2) {
     smaller.k = k;
-    const BuildPlan p = family.plan(smaller);
-    if (!p.invalid.empty() || !p.sizes_known) continue;
-    const int lo = p.min_stages < 1 ? 1 : p.min_stages;
-    if (p.auto_stages) {
-      if (p.stages < lo) continue;
-      const Bytes need = family.storage(smaller, p, p.stages).kernel.size;
-      if (need <= limit)
-        return "tile K = " + std::to_string(k) + " fits: the builder then picks " +
-               std::to_string(p.stages) + " stages and the kernel needs " + b(need);
-    } else {
-      const Bytes need = family.storage(smaller, p, lo).kernel.size;
-      if (need <= limit)
-        return "tile K = " + std::to_string(k) + " fits with " + spell(p, lo) + " (" + b(need) + ")";
+    const Plan p = family.decide(smaller, /*explain=*/false);
+    if (p.invalid || !p.sizes_known) continue;
+    const int lo = lowest_stages(p);
+    const int stages = p.auto_stages ? p.stages : lo;
+    if (p.auto_stages && p.stages < lo) continue;
+    const Bytes need = family.layout(smaller, p, stages).kernel.size;
+    if (need <= limit) {
+      d.integer("smaller_k", k).flag("smaller_k_auto", p.auto_stages)
+          .stages("smaller_k_stages", stages, p.stage_param).bytes("smaller_k_bytes", need);
+      return;
     }
   }
-  return "choose a smaller tile";
+  d.integer("smaller_k", 0);
 }
 
-/// Which family models `cfg`, and why; nullptr with the reason when none does.
-const KernelFamily* select_family(const KernelConfig& cfg, std::string& reason) {
+/// What fits instead, when something does: the largest stage count and its bytes, or — when
+/// none fits — what even the lowest count needs and the largest halved K that fits.
+Diagnostic what_fits(const KernelFamily& family, const KernelConfig& cfg, const Plan& plan,
+                     const MaxFit& best, Bytes limit) {
+  if (best.stages == 0) {
+    const int s = lowest_stages(plan);
+    Diagnostic d = diag(Code::no_stage_count_fits);
+    d.stages("stages", s, plan.stage_param)
+        .bytes("smem_bytes", family.layout(cfg, plan, s).kernel.size)
+        .bytes("limit_bytes", limit);
+    add_smaller_k(d, family, cfg, limit);
+    return d;
+  }
+  return diag(Code::max_stages_fit).stages("stages", best.stages, plan.stage_param)
+      .bytes("smem_bytes", best.bytes).bytes("spare_bytes", limit - best.bytes);
+}
+
+/// Which family models `cfg`; nullptr when none does. `reason` (when given) says why.
+const KernelFamily* select_family(const KernelConfig& cfg, std::optional<Diagnostic>* reason) {
   if (!cfg.family.empty()) {
     const KernelFamily* f = find_family(cfg.family);
-    reason = f ? "given in the config" : "unknown family '" + cfg.family + "'";
+    if (reason)
+      *reason = f ? diag(Code::family_given).name("family", f->name())
+                  : diag(Code::unknown_family).name("family", cfg.family);
     return f;
   }
   for (const KernelFamily* f : families()) {
-    if (auto why = f->claims(cfg, cfg.arch)) {
-      reason = "inferred: " + *why;
+    if (f->claims(cfg, cfg.arch)) {
+      if (reason) *reason = f->claim_reason(cfg, cfg.arch);
       return f;
     }
   }
-  reason = "no modelled CUTLASS kernel family builds " + operand_name(cfg.a) + " x " +
-           operand_name(cfg.b) + " for " + arch_name(cfg.arch) + " (families: " +
-           family_choices() + ")";
+  if (reason)
+    *reason = diag(Code::no_family).operand("a", cfg.a).operand("b", cfg.b).arch("arch", cfg.arch);
   return nullptr;
 }
 
@@ -88,15 +91,10 @@ std::string_view status_name(Status s) {
   return "?";
 }
 
-int max_fitting_stages(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
-                       Bytes limit) {
-  return max_fitting(family, cfg, plan, limit).stages;
-}
-
-MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
+MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Plan& plan,
                    Bytes limit) {
-  auto size = [&](int s) { return family.storage(cfg, plan, s).kernel.size; };
-  const int lo = plan.min_stages < 1 ? 1 : plan.min_stages;
+  auto size = [&](int s) { return family.layout(cfg, plan, s).kernel.size; };
+  const int lo = lowest_stages(plan);
   const Bytes at_lo = size(lo);
   if (at_lo > limit) return {0, 0};
   if (lo >= kMaxStages) return {lo, at_lo};
@@ -141,30 +139,38 @@ MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Bu
   return {good, at_good};
 }
 
-Result evaluate(const KernelConfig& cfg, const Limits& target) {
+Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
+  const bool full = detail == Detail::full;
   Result r;
   r.name = cfg.name;
   r.arch = cfg.arch;
   r.limit_bytes = target.optin_per_block;
 
-  const KernelFamily* family = select_family(cfg, r.family_reason);
+  std::optional<Diagnostic> reason;
+  const KernelFamily* family = select_family(cfg, full ? &reason : nullptr);
+  if (reason) r.family_reason = *reason;
   if (family == nullptr) {
     r.status = Status::Invalid;
-    r.notes.push_back(r.family_reason);
+    if (reason) r.diagnostics.push_back(*reason);
     return r;
   }
-  r.family = std::string(family->name());
+  r.family = family->name();
   if (!family->runs_on(cfg.arch)) {
     r.status = Status::Invalid;
-    r.notes.push_back("family " + r.family + " does not run on " + arch_name(cfg.arch));
+    if (full)
+      r.diagnostics.push_back(
+          diag(Code::family_not_on_arch).name("family", r.family).arch("arch", cfg.arch));
     return r;
   }
 
-  const BuildPlan plan = family->plan(cfg);
-  r.kernel = plan.kernel;
+  Plan plan = family->decide(cfg, full);
+  const StageRule& rule = plan.rule;
+  r.kernel = std::move(plan.kernel);
   r.stages = plan.stages;
   r.auto_stages = plan.auto_stages;
-  for (const std::string& why : plan.invalid) r.notes.push_back(why);
+  r.stage_param = plan.stage_param;
+  std::vector<Diagnostic>& out = r.diagnostics;
+  if (full) out = std::move(plan.reasons);
 
   const bool builds = plan.sizes_known && plan.stages >= plan.min_stages;
   MaxFit best;
@@ -174,89 +180,95 @@ Result evaluate(const KernelConfig& cfg, const Limits& target) {
     if (best.stages > 0) r.max_stages_smem = best.bytes;
   }
   if (builds) {
-    const Storage st = family->storage(cfg, plan, plan.stages);
+    Storage st = family->layout(cfg, plan, plan.stages);
     r.smem_bytes = st.kernel.size;
-    r.breakdown = st.kernel;
     r.epilogue_smem = st.epilogue_shared;
     r.mainloop_smem = st.mainloop_shared;
     r.headroom_bytes = r.limit_bytes - st.kernel.size;
+    if (full) r.breakdown = st.kernel;
   }
+  const bool builder_pick = plan.auto_stages && rule.capacity_constant != 0;
 
-  auto max_stage_text = [&]() -> std::string {
-    if (r.max_stages == 0) {
-      if (!plan.sizes_known) return "";
-      const int s = plan.min_stages < 1 ? 1 : plan.min_stages;
-      const Bytes need = family->storage(cfg, plan, s).kernel.size;
-      return "even " + spell(plan, s) + " needs " + b(need) + " > " + b(r.limit_bytes) + "; " +
-             smaller_k_text(*family, cfg, r.limit_bytes);
-    }
-    return spell(plan, r.max_stages) + " needs " + b(best.bytes) + " and fits (" +
-           b(r.limit_bytes - best.bytes) + " spare)";
-  };
-
-  if (!plan.invalid.empty()) {
-    r.status = Status::Invalid;
-  } else if (!plan.sizes_known) {
+  if (plan.invalid || !plan.sizes_known) {
     r.status = Status::Invalid;
   } else if (plan.stages < plan.min_stages) {
     if (plan.auto_stages) {
       r.status = Status::DoesNotFit;
-      r.notes.push_back("the builder's automatic stage count is " + std::to_string(plan.stages) +
-                        " ((" + std::to_string(plan.builder_capacity) + " - " +
-                        std::to_string(plan.carveout) + ") / " + std::to_string(plan.stage_bytes) +
-                        " B per stage): the collective's static_assert(Stages >= " +
-                        std::to_string(plan.min_stages) + ") fails at compile time");
-      if (const std::string t = max_stage_text(); !t.empty()) r.notes.push_back(t);
+      if (full) {
+        out.push_back(diag(Code::auto_stages_below_minimum)
+                          .stages("stages", plan.stages, plan.stage_param)
+                          .bytes("builder_capacity", rule.builder_capacity)
+                          .bytes("carveout", rule.carveout)
+                          .bytes("stage_bytes", rule.stage_bytes)
+                          .integer("min_stages", plan.min_stages));
+        out.push_back(what_fits(*family, cfg, plan, best, r.limit_bytes));
+      }
     } else {
       r.status = Status::Invalid;
-      r.notes.push_back("stages = " + std::to_string(plan.stages) +
-                        ": the collective requires Stages >= " + std::to_string(plan.min_stages) +
-                        " (static_assert \"Specialization requires Stages set to value " +
-                        std::to_string(plan.min_stages) + " or more.\")");
+      if (full)
+        out.push_back(diag(Code::stages_below_minimum)
+                          .stages("stages", plan.stages, plan.stage_param)
+                          .integer("min_stages", plan.min_stages));
     }
   } else if (*r.smem_bytes > r.limit_bytes) {
     r.status = Status::DoesNotFit;
-    const bool builder_pick = plan.auto_stages && plan.capacity_constant != 0;
-    std::string what = builder_pick ? "the builder picks " + std::to_string(plan.stages) +
-                                          " stages but the kernel then needs "
-                                    : spell(plan, plan.stages) + " needs ";
-    r.notes.push_back(what + b(*r.smem_bytes) + " > " + b(r.limit_bytes) + " (over by " +
-                      b(*r.smem_bytes - r.limit_bytes) + "): " + overflow_text(plan.overflow));
-    if (plan.auto_stages && plan.stage_bytes > 0) {
-      const Bytes reserved = plan.capacity_constant - plan.builder_capacity;
-      const Bytes budget = plan.carveout + plan.stages * plan.stage_bytes + reserved;
-      if (budget < *r.smem_bytes) {
-        std::string n = "the builder budgets " + b(budget) + " (epilogue carve-out " +
-                        std::to_string(plan.carveout) + " + " + std::to_string(plan.stages) +
-                        " x " + std::to_string(plan.stage_bytes) + " per stage";
-        if (reserved > 0) n += " + " + std::to_string(reserved) + " reserved";
-        n += ") against its " + b(plan.capacity_constant) + " constant, but the real SharedStorage is " +
-             b(*r.smem_bytes) + ": " + b(*r.smem_bytes - budget) + " it does not count";
-        if (!plan.unbudgeted.empty()) n += " (" + plan.unbudgeted + ")";
-        r.notes.push_back(n);
+    if (full) {
+      out.push_back(diag(over_limit_code(plan.overflow))
+                        .stages("stages", plan.stages, plan.stage_param)
+                        .flag("builder_pick", builder_pick)
+                        .bytes("smem_bytes", *r.smem_bytes)
+                        .bytes("limit_bytes", r.limit_bytes)
+                        .bytes("over_bytes", *r.smem_bytes - r.limit_bytes));
+      // What the builder's own arithmetic counts, when it counts less than the real struct.
+      if (plan.auto_stages && rule.stage_bytes > 0) {
+        const Bytes reserved = rule.capacity_constant - rule.builder_capacity;
+        const Bytes budget = rule.carveout + plan.stages * rule.stage_bytes + reserved;
+        if (budget < *r.smem_bytes)
+          out.push_back(diag(Code::builder_budget_gap)
+                            .bytes("budget_bytes", budget)
+                            .bytes("carveout", rule.carveout)
+                            .stages("stages", plan.stages, plan.stage_param)
+                            .bytes("stage_bytes", rule.stage_bytes)
+                            .bytes("reserved_bytes", reserved)
+                            .bytes("capacity_bytes", rule.capacity_constant)
+                            .bytes("smem_bytes", *r.smem_bytes)
+                            .bytes("gap_bytes", *r.smem_bytes - budget)
+                            .name("unbudgeted", plan.unbudgeted));
       }
+      out.push_back(what_fits(*family, cfg, plan, best, r.limit_bytes));
     }
-    r.notes.push_back(max_stage_text());
   } else {
     r.status = Status::Fits;
     r.fits = true;
     r.ctas_per_sm = ctas_per_sm(*r.smem_bytes, target);
-    if (r.max_stages > plan.stages) {
-      const std::string need = b(best.bytes);
-      if (plan.auto_stages && plan.capacity_constant != 0)
-        r.notes.push_back("up to " + std::to_string(r.max_stages) +
-                          " stages fit; the builder picks " + std::to_string(plan.stages) +
-                          " (an explicit " + spell(plan, r.max_stages) + " needs " + need + ")");
-      else
-        r.notes.push_back("up to " + std::to_string(r.max_stages) + " stages fit (" +
-                          spell(plan, r.max_stages) + " needs " + need + ")");
-    }
+    if (full && r.max_stages > plan.stages)
+      out.push_back(diag(Code::more_stages_fit)
+                        .stages("max_stages", r.max_stages, plan.stage_param)
+                        .stages("stages", plan.stages, plan.stage_param)
+                        .flag("builder_pick", builder_pick)
+                        .bytes("smem_bytes", best.bytes));
   }
-  if (plan.capacity_constant != 0 && plan.capacity_constant != r.limit_bytes && plan.auto_stages) {
-    r.notes.push_back("CUTLASS sizes stages against its " + b(plan.capacity_constant) +
-                      " constant; this target allows " + b(r.limit_bytes) + " per block");
-  }
-  for (const std::string& n : plan.notes) r.notes.push_back(n);
+  if (full && rule.capacity_constant != 0 && rule.capacity_constant != r.limit_bytes &&
+      plan.auto_stages)
+    out.push_back(diag(Code::capacity_differs)
+                      .bytes("capacity_bytes", rule.capacity_constant)
+                      .bytes("limit_bytes", r.limit_bytes));
+  if (full)
+    for (Diagnostic& d : plan.notes) out.push_back(std::move(d));
+  return r;
+}
+
+}  // namespace tilefit::model
+
+namespace tilefit::model {
+
+Result not_evaluated(const KernelConfig& cfg, const Limits& target, Diagnostic why) {
+  Result r;
+  r.name = cfg.name;
+  r.arch = cfg.arch;
+  r.status = Status::Invalid;
+  r.limit_bytes = target.optin_per_block;
+  r.diagnostics.push_back(std::move(why));
   return r;
 }
 

@@ -14,8 +14,8 @@ int smem_bits(DType t) {
 }
 
 /// alignment_for_swizzle (cutlass/detail/layout.hpp:420-433) of the atom sm100_smem_selector
-/// picks (gemm/collective/builders/sm100_common.inl:79-133), or 0 with `*why` set (when `why`
-/// is not null) when it static_asserts.
+/// picks (gemm/collective/builders/sm100_common.inl:79-133), or 0 (with the reason in `why`)
+/// when it static_asserts.
 ///   K-major (row-major C/D, N contiguous): the widest of SW128/SW64/SW32/INTER whose width
 ///     (1024/512/256/128 bits) in elements divides `k_extent` -> 1024/512/256/128 B;
 ///   MN-major (column-major C/D, M contiguous): 4-byte elements always take MN_SW128_32B
@@ -23,22 +23,17 @@ int smem_bits(DType t) {
 ///     as above on `mn_extent`.
 ///   static_assert(BLK_MN0 % 8 == 0 && BLK_K0 % 8 == 0) (sm100_common.inl:86-87).
 Bytes sm100_swizzle_alignment(bool mn_major, int elem_bits, long long mn_extent,
-                              long long k_extent, std::string* why) {
+                              long long k_extent, Findings& why) {
   if (mn_extent % 8 != 0 || k_extent % 8 != 0) {
-    if (why)
-      *why = "epilogue smem atom: the TMA-contiguous tile extents " + std::to_string(mn_extent) +
-             " x " + std::to_string(k_extent) +
-             " must be multiples of 8 (static_assert \"BLK_MN0/BLK_K0 must be a multiple of 8.\", "
-             "gemm/collective/builders/sm100_common.inl:86-87)";
+    why.reject([&] {
+      return diag(Code::sm100_epilogue_atom_extents).integer("mn_extent", mn_extent).integer("k_extent", k_extent);
+    });
     return 0;
   }
   const long long extent = mn_major ? mn_extent : k_extent;
   if (mn_major && elem_bits == 32) {
     if (extent % 32 != 0) {
-      if (why)
-        *why = "epilogue smem atom: a column-major 32-bit C/D needs the epilogue tile M (" +
-               std::to_string(extent) + ") to be a multiple of 32 (SW128_32B is the only "
-               "MN-major atom for 4-byte elements, sm100_common.inl:91-93)";
+      why.reject([&] { return diag(Code::sm100_epilogue_column_major_32bit).integer("epilogue_m", extent); });
       return 0;
     }
     return 512;
@@ -49,10 +44,9 @@ Bytes sm100_swizzle_alignment(bool mn_major, int elem_bits, long long mn_extent,
     const int elems = atom.width_bits / elem_bits;
     if (elems > 0 && extent % elems == 0) return atom.align;
   }
-  if (why)
-    *why = "epilogue smem atom: no UMMA swizzle atom divides the contiguous extent " +
-           std::to_string(extent) + " of " + std::to_string(elem_bits) +
-           "-bit elements (static_assert in sm100_smem_selector, sm100_common.inl:109-131)";
+  why.reject([&] {
+    return diag(Code::sm100_epilogue_no_swizzle_atom).integer("extent", extent).integer("bits", elem_bits);
+  });
   return 0;
 }
 
@@ -60,74 +54,49 @@ std::string n(long long x) { return std::to_string(x); }
 
 }  // namespace
 
-Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx,
-                             bool explain) {
+Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx, Findings& why) {
   Sm100Epilogue e;
-  // Reasons and notes: `text` builds the string only when explaining.
-  auto reject = [&](auto&& text) {
-    if (explain) e.invalid.push_back(text());
-  };
-  auto note = [&](auto&& text) {
-    if (explain) e.notes.push_back(text());
-  };
+  EpilogueStorage& s = e.storage;
   const EpilogueSpec& spec = cfg.epilogue;
-  e.ptr_array = cfg.grouped;
+  s.ptr_array = cfg.grouped;
+  s.descriptors = 2;  // C and D (sm100_epilogue_array_tma_warpspecialized.hpp:218-221)
+  bool nosmem = false;
 
   switch (spec.variant) {
     case EpilogueVariant::Auto: {
       // EpilogueScheduleAuto (sm100_builder.inl:1698-1715).
       const bool even_cluster_m = cfg.cluster[0] % 2 == 0;
       e.two_sm = even_cluster_m && (ctx.block_scaled ? cfg.m == 256 : (cfg.m == 256 || cfg.m == 128));
-      e.kind = Sm100Epilogue::Kind::Tma;
       if (e.two_sm != ctx.mainloop_two_sm)
-        note([&] { return std::string("EpilogueScheduleAuto picks TmaWarpSpecialized") +
-                          (e.two_sm ? "2Sm" : "1Sm") + " (cluster M " + n(cfg.cluster[0]) +
-                          ", MMA M " + n(cfg.m) + ", sm100_builder.inl:1698-1715) while the "
-                          "mainloop is " + (ctx.mainloop_two_sm ? "2SM" : "1SM") +
-                          "; pass epilogue \"tma\" to pair the matching epilogue"; });
-      if (cfg.grouped)
-        note([&] { return "grouped: EpilogueScheduleAuto would give the non-ptr-array "
-                          "TmaWarpSpecialized epilogue, which has no TensorMapStorage for the "
-                          "ptr-array kernel; modelled as PtrArrayTmaWarpSpecialized"; });
+        why.note([&] {
+          return diag(Code::sm100_auto_epilogue_mismatch).flag("epilogue_2sm", e.two_sm)
+              .integer("cluster_m", cfg.cluster[0]).integer("tile_m", cfg.m)
+              .flag("mainloop_2sm", ctx.mainloop_two_sm);
+        });
+      if (cfg.grouped) why.note([] { return diag(Code::sm100_grouped_auto_epilogue); });
       break;
     }
     case EpilogueVariant::Tma:
     case EpilogueVariant::BlockScaleOut:
       e.two_sm = ctx.mainloop_two_sm;
-      e.kind = Sm100Epilogue::Kind::Tma;
       break;
     case EpilogueVariant::NoSmem:
       e.two_sm = ctx.mainloop_two_sm;
-      e.kind = Sm100Epilogue::Kind::NoSmem;
+      nosmem = true;
       break;
     case EpilogueVariant::TrtllmDefault:
     case EpilogueVariant::Finalize:
-      reject([&] { return "epilogue \"" + std::string(epilogue_name(spec.variant)) +
-                          "\" is a TensorRT-LLM SM120 MoE epilogue; SM100 UMMA kernels take "
-                          "auto, tma, nosmem or blockscale_out"; });
+      why.reject([&] { return diag(Code::sm100_trtllm_epilogue).epilogue("epilogue", spec.variant); });
       return e;
   }
   e.blockscale_out = spec.variant == EpilogueVariant::BlockScaleOut;
 
-  if (explain) {
-    const char* sm = e.two_sm ? "2Sm" : "1Sm";
-    if (e.kind == Sm100Epilogue::Kind::NoSmem)
-      e.schedule = std::string(e.ptr_array ? "PtrArrayNoSmemWarpSpecialized"
-                                           : "NoSmemWarpSpecialized") + sm;
-    else
-      e.schedule =
-          std::string(e.ptr_array ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") + sm;
-  }
-
   // static_assert(not (Is2SmMma && size<0>(ClusterShape_MNK{}) % 2 == 1), "schedule + cluster
   // mismatch") (sm100_builder.inl:1174, 1495).
   if (e.two_sm && cfg.cluster[0] % 2 != 0)
-    reject([&] {
-      return "2SM epilogue with cluster M = " + n(cfg.cluster[0]) +
-             ": static_assert \"schedule + cluster mismatch\" (sm100_builder.inl:1174)";
-    });
+    why.reject([&] { return diag(Code::sm100_epilogue_2sm_cluster).integer("cluster_m", cfg.cluster[0]); });
   if (cfg.d == DType::Void) {
-    reject([&] { return "D = void (no output tensor) is not modelled for SM100 epilogues"; });
+    why.reject([] { return diag(Code::sm100_void_d); });
     return e;
   }
 
@@ -138,30 +107,24 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     e.warp_m = 2;
     e.warp_n = 2;
   }
-
   if (e.cta_m <= 0 || e.cta_n <= 0) {
-    reject([&] { return "the per-CTA tile " + n(e.cta_m) + "x" + n(e.cta_n) + " is empty"; });
+    why.reject([&] { return diag(Code::sm100_epilogue_empty_cta_tile).integer("cta_m", e.cta_m).integer("cta_n", e.cta_n); });
     return e;
   }
   const bool void_c = cfg.c == DType::Void;
-  e.c_bits = void_c ? 0 : smem_bits(cfg.c);
-  e.d_bits = smem_bits(cfg.d);
+  s.c_bits = void_c ? 0 : smem_bits(cfg.c);
+  s.d_bits = smem_bits(cfg.d);
 
-  if (e.kind == Sm100Epilogue::Kind::NoSmem) {
+  if (nosmem) {
     // static_assert(sizeof_bits_v<ElementD> != 6, "Output element requires TMA") (L1478).
-    if (bits(cfg.d) == 6)
-      reject([&] { return "no-smem epilogue with an fp6 D: static_assert \"Output element "
-                          "requires TMA\" (sm100_builder.inl:1478)"; });
+    if (bits(cfg.d) == 6) why.reject([] { return diag(Code::sm100_nosmem_fp6); });
     // Legacy thread::LinearCombination path for ptr-array no-smem with the default fusion on a
     // non-block-scaled op class (sm100_builder.inl:1556-1565): empty SharedStorage.
-    e.nosmem_legacy = e.ptr_array && !ctx.block_scaled;
-    e.epi_m = e.cta_m;
-    e.epi_n = std::min<long long>(64, e.cta_n);  // L1530-1532
-    if (explain)
-      e.description = e.schedule + " (no shared-memory epilogue: " +
-                      (e.nosmem_legacy ? "empty SharedStorage, 1 B" : "fusion 1 B + empty "
-                                                                      "array_aligned 16 B = 32 B") +
-                      ")";
+    s.kind = s.ptr_array && !ctx.block_scaled ? EpilogueStorage::Kind::nosmem_sm100_legacy
+                                              : EpilogueStorage::Kind::nosmem_sm100;
+    s.epi_m = e.cta_m;
+    s.epi_n = std::min<long long>(64, e.cta_n);  // L1530-1532
+    e.decided = true;
     return e;
   }
 
@@ -169,32 +132,30 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
   const int bits_c_gmem = void_c ? bits(cfg.d) : bits(cfg.c);  // void C: ElementC = ElementD
   const int bits_d_gmem = bits(cfg.d);
   const bool m_major = !cfg.cd_row_major;
+  long long contig_m = 0, contig_n = 0;  // TMA-contiguous extents of the tile
   if (spec.tile) {
     // Explicit EpilogueTile: static_assert(N % 8 == 0, "Unsupported tile shape") (L1063).
-    e.epi_m = (*spec.tile)[0];
-    e.epi_n = (*spec.tile)[1];
-    e.contig_m = e.epi_m;
-    e.contig_n = e.epi_n;
-    if (e.epi_n % 8 != 0)
-      reject([&] { return "epilogue tile N = " + n(e.epi_n) + " is not a multiple of 8: "
-                          "static_assert \"Unsupported tile shape\" (sm100_builder.inl:1063)"; });
+    s.epi_m = (*spec.tile)[0];
+    s.epi_n = (*spec.tile)[1];
+    contig_m = s.epi_m;
+    contig_n = s.epi_n;
+    if (s.epi_n % 8 != 0)
+      why.reject([&] { return diag(Code::sm100_epilogue_tile_n_multiple_of_8).integer("epilogue_n", s.epi_n); });
     if (spec.variant == EpilogueVariant::Auto)
-      reject([&] { return "an explicit epilogue tile with the auto epilogue schedule: "
-                          "static_assert \"Don't specify epilogue tile with auto schedule\" "
-                          "(sm100_builder.inl:1718)"; });
+      why.reject([] { return diag(Code::sm100_epilogue_tile_with_auto); });
   } else if (ctx.block_scaled && e.cta_n == 256) {
     // Block-scaled op class with CtaN == 256 (L987-998): (min(CtaM, 32·WarpM), 128).
-    e.epi_m = std::min<long long>(e.cta_m, 32LL * e.warp_m);
-    e.epi_n = 128;
-    e.contig_m = e.epi_m;
-    e.contig_n = 128;
+    s.epi_m = std::min<long long>(e.cta_m, 32LL * e.warp_m);
+    s.epi_n = 128;
+    contig_m = s.epi_m;
+    contig_n = 128;
   } else {
     // L999-1055.
     const int max_bits = std::max(bits_c_gmem, bits_d_gmem);
-    e.epi_m = std::min<long long>(e.cta_m, 32LL * e.warp_m);
+    s.epi_m = std::min<long long>(e.cta_m, 32LL * e.warp_m);
     long long n_perf = 0;
     if (void_c) {
-      n_perf = (max_bits == 4 ? 8192 : 4096) / e.epi_m;
+      n_perf = (max_bits == 4 ? 8192 : 4096) / s.epi_m;
     } else if (max_bits == 32) {
       n_perf = (e.cta_m > 64 && e.cta_n <= 128) ? 16 : 32;
     } else if (max_bits == 16) {
@@ -210,139 +171,95 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     const long long n_min_c = n_min(void_c, bits_c_gmem);
     const long long n_min_d = n_min(false, bits_d_gmem);
     if (e.cta_n < n_min_c || e.cta_n < n_min_d)
-      reject([&] { return "CTA tile N = " + n(e.cta_n) + " is below the epilogue's minimum N (" +
-                          n(std::max(n_min_c, n_min_d)) + "): static_assert \"CTA tile too "
-                          "small\" (sm100_builder.inl:1047)"; });
+      why.reject([&] {
+        return diag(Code::sm100_epilogue_cta_n_min).integer("cta_n", e.cta_n).integer("min_n", std::max(n_min_c, n_min_d));
+      });
     const long long n_tmp = std::min(e.cta_n, std::max({n_perf, n_min_c, n_min_d}));
-    e.epi_n = (n_tmp > 0 && e.cta_n % n_tmp == 0) ? n_tmp : e.cta_n;
+    s.epi_n = (n_tmp > 0 && e.cta_n % n_tmp == 0) ? n_tmp : e.cta_n;
     // tile_n = Layout<Shape<N/WarpN, WarpN>, Stride<1, CtaN/WarpN>> (L1051-1052): contiguous
     // along N for its whole length only when N == CtaN (the two modes then coalesce).
-    e.contig_m = e.epi_m;
-    e.contig_n = (e.warp_n == 1 || e.epi_n == e.cta_n) ? e.epi_n : e.epi_n / e.warp_n;
+    contig_m = s.epi_m;
+    contig_n = (e.warp_n == 1 || s.epi_n == e.cta_n) ? s.epi_n : s.epi_n / e.warp_n;
   }
-  if (e.epi_m <= 0 || e.epi_n <= 0 || e.cta_m % e.epi_m != 0 || e.cta_n % e.epi_n != 0) {
-    reject([&] { return "epilogue tile " + n(e.epi_m) + "x" + n(e.epi_n) +
-                        " does not divide the CTA tile " + n(e.cta_m) + "x" + n(e.cta_n) +
-                        " (shape_div in sm100_builder.inl:1254)"; });
+  if (s.epi_m <= 0 || s.epi_n <= 0 || e.cta_m % s.epi_m != 0 || e.cta_n % s.epi_n != 0) {
+    why.reject([&] {
+      return diag(Code::sm100_epilogue_tile_divides).integer("epilogue_m", s.epi_m).integer("epilogue_n", s.epi_n)
+          .integer("cta_m", e.cta_m).integer("cta_n", e.cta_n);
+    });
     return e;
   }
-  e.epi_tiles = static_cast<int>((e.cta_m / e.epi_m) * (e.cta_n / e.epi_n));
+  e.epi_tiles = static_cast<int>((e.cta_m / s.epi_m) * (e.cta_n / s.epi_n));
 
   // ---- stages (sm100_dense_dispatch_policy, L1106-1115) ---------------------------------
-  e.reuse_smem_c = bits(cfg.c) > 8;
-  e.stages_d = std::min(e.epi_tiles, 2);
-  e.stages_c = e.reuse_smem_c ? std::max(std::min(e.epi_tiles, 4), e.stages_d + 1)
+  s.reuse_smem_c = bits(cfg.c) > 8;
+  s.stages_d = std::min(e.epi_tiles, 2);
+  s.stages_c = s.reuse_smem_c ? std::max(std::min(e.epi_tiles, 4), s.stages_d + 1)
                               : std::min(e.epi_tiles, 4);
-  if (spec.stages_c) e.stages_c = *spec.stages_c;
-  if (spec.stages_d) e.stages_d = *spec.stages_d;
+  if (spec.stages_c) s.stages_c = *spec.stages_c;
+  if (spec.stages_d) s.stages_d = *spec.stages_d;
   // static_assert(StagesC >= 1), (StagesD >= 1) (sm100_epilogue_tma_warpspecialized.hpp:139-140).
-  if (e.stages_c < 1 || e.stages_d < 1) {
-    reject([&] { return "epilogue StagesC = " + n(e.stages_c) + ", StagesD = " + n(e.stages_d) +
-                        ": static_assert \"StagesC/StagesD must be >= 1\" "
-                        "(sm100_epilogue_tma_warpspecialized.hpp:139-140)"; });
+  if (s.stages_c < 1 || s.stages_d < 1) {
+    why.reject([&] {
+      return diag(Code::sm100_epilogue_stages_min).integer("stages_c", s.stages_c).integer("stages_d", s.stages_d);
+    });
     return e;
   }
-  const long long stage_elems = e.epi_m * e.epi_n;
-  if (e.reuse_smem_c) {
+  if (s.reuse_smem_c) {
     // support_smem_reuse (L165-168): C present, StagesD <= StagesC, MaxStageBits divisible
     // by both element widths.
-    const long long max_stage_bits = stage_elems * std::max(e.c_bits, e.d_bits);
-    if (e.stages_d > e.stages_c || max_stage_bits % e.c_bits != 0 || max_stage_bits % e.d_bits != 0)
-      reject([&] { return "ReuseSmemC with StagesD " + n(e.stages_d) + " > StagesC " +
-                          n(e.stages_c) + ": static_assert \"Smem reuse requirements not met\" "
-                          "(sm100_epilogue_tma_warpspecialized.hpp:165-168)"; });
+    const long long max_stage_bits = s.epi_m * s.epi_n * std::max(s.c_bits, s.d_bits);
+    if (s.stages_d > s.stages_c || max_stage_bits % s.c_bits != 0 || max_stage_bits % s.d_bits != 0)
+      why.reject([&] {
+        return diag(Code::sm100_reuse_smem_c).integer("stages_d", s.stages_d).integer("stages_c", s.stages_c);
+      });
   }
 
   // ---- swizzle atoms ---------------------------------------------------------------------
-  std::string why;
-  std::string* const why_out = explain ? &why : nullptr;
-  const int c_atom_bits = void_c ? e.d_bits : e.c_bits;  // void C: the D type stands in
-  e.align_c = sm100_swizzle_alignment(m_major, c_atom_bits, e.contig_m, e.contig_n, why_out);
-  if (e.align_c == 0) reject([&] { return why; });
-  e.align_d = sm100_swizzle_alignment(m_major, e.d_bits, e.contig_m, e.contig_n, why_out);
-  if (e.align_d == 0) reject([&] { return why; });
-  if (e.align_c == 0) e.align_c = 128;
-  if (e.align_d == 0) e.align_d = 128;
+  const int c_atom_bits = void_c ? s.d_bits : s.c_bits;  // void C: the D type stands in
+  s.align_c = sm100_swizzle_alignment(m_major, c_atom_bits, contig_m, contig_n, why);
+  s.align_d = sm100_swizzle_alignment(m_major, s.d_bits, contig_m, contig_n, why);
+  if (s.align_c == 0) s.align_c = 128;
+  if (s.align_d == 0) s.align_d = 128;
 
   // ---- block-scale-factor output (LinCombBlockScaleFactor, row-major SF) -------------------
   if (e.blockscale_out) {
     const int vs = spec.sf_vec;
     if (vs != 16 && vs != 32) {
-      reject([&] { return "blockscale_out needs the output scale-factor vector size sf_vec = "
-                          "16 or 32, got " + n(vs); });
-    } else if (e.epi_n % vs != 0 ||
-               (e.epi_n / vs != 1 && e.epi_n / vs != 2 && e.epi_n / vs != 4 && e.epi_n / vs != 8)) {
+      why.reject([&] { return diag(Code::sm100_blockscale_out_sf_vec).integer("sf_vec", vs); });
+    } else if (s.epi_n % vs != 0 ||
+               (s.epi_n / vs != 1 && s.epi_n / vs != 2 && s.epi_n / vs != 4 && s.epi_n / vs != 8)) {
       // Sm100BlockScaleFactorRowStore (fusion/sm100_visitor_store_tma_warpspecialized.hpp:111-116).
-      reject([&] { return "blockscale_out: epilogue tile N = " + n(e.epi_n) + " with sf_vec " +
-                          n(vs) + ": static_assert \"EpilogueTileN should be divisible by "
-                          "SFVecSize\" / 1, 2, 4 or 8 vectors (sm100_visitor_store_tma_"
-                          "warpspecialized.hpp:111-116)"; });
+      why.reject([&] {
+        return diag(Code::sm100_blockscale_out_tile_n).integer("epilogue_n", s.epi_n).integer("sf_vec", vs);
+      });
     }
     if (spec.sf != DType::UE4M3 && spec.sf != DType::UE8M0)
-      reject([&] {
-        return "blockscale_out needs an output scale-factor type sf = ue4m3 or ue8m0";
-      });
+      why.reject([] { return diag(Code::sm100_blockscale_out_sf_type); });
   }
-
-  if (explain)
-    e.description = e.schedule + ", epilogue tile " + n(e.epi_m) + "x" + n(e.epi_n) +
-                    ", StagesC " + n(e.stages_c) + " StagesD " + n(e.stages_d) +
-                    (e.reuse_smem_c ? ", C/D share smem (ReuseSmemC)" : "") + ", swizzle align " +
-                    n(std::max(void_c ? Bytes{0} : e.align_c, e.align_d)) +
-                    (e.blockscale_out ? ", LinCombBlockScaleFactor<" + n(spec.sf_vec) + ">" : "");
+  // FusionStorage: LinearCombination and the row-major Sm100BlockScaleFactorRowStore
+  // (fusion/sm100_visitor_store_tma_warpspecialized.hpp:118) are empty: 1 byte (P3), the default.
+  e.decided = true;
   return e;
 }
 
-Field sm100_epilogue_tensor_storage(const Sm100Epilogue& e) {
-  if (e.kind == Sm100Epilogue::Kind::NoSmem) {
-    if (e.nosmem_legacy) return empty_member(Component::Fusion);
-    // struct { FusionStorage thread; array_aligned<uint8_t, 0> buffer; }: 1 + 15 + 16 = 32.
-    return make_struct({empty_member(Component::Fusion), array_aligned(Component::Fusion, 0)});
-  }
-  const long long stage_elems = e.epi_m * e.epi_n;
-  Field collective;
-  if (e.c_bits == 0) {
-    // CollectiveStorageWithoutC: union { cute::array<C,0>; alignas(alignD) smem_D } (L183-186).
-    Field d = array_engine(Component::EpilogueD, stage_elems * e.stages_d, e.d_bits);
-    collective = make_union({empty_member(Component::EpilogueD), with_align(d, e.align_d)});
-  } else if (e.reuse_smem_c) {
-    // CollectiveStorageReuseC (L188-191): both laid out with StagesC stages strided by
-    // MaxStageBits (L158-163): cosize = stage + (SC - 1) · MaxStageBits / bits.
-    const Bytes max_stage_bits = stage_elems * std::max(e.c_bits, e.d_bits);
-    const Bytes c_elems = stage_elems + (e.stages_c - 1) * (max_stage_bits / e.c_bits);
-    const Bytes d_elems = stage_elems + (e.stages_c - 1) * (max_stage_bits / e.d_bits);
-    const Bytes mx = std::max(e.align_c, e.align_d);
-    collective = make_union({with_align(array_engine(Component::EpilogueCD, c_elems, e.c_bits), mx),
-                             with_align(array_engine(Component::EpilogueCD, d_elems, e.d_bits), mx)});
-  } else {
-    // CollectiveStorageWithC (L178-181).
-    collective = make_struct(
-        {with_align(array_engine(Component::EpilogueC, stage_elems * e.stages_c, e.c_bits), e.align_c),
-         with_align(array_engine(Component::EpilogueD, stage_elems * e.stages_d, e.d_bits), e.align_d)});
-  }
-  // FusionStorage: LinearCombination and the row-major Sm100BlockScaleFactorRowStore
-  // (fusion/sm100_visitor_store_tma_warpspecialized.hpp:118) are empty: 1 byte (P3).
-  return make_struct({collective, empty_member(Component::Fusion)});
-}
-
-Field sm100_epilogue_pipeline_storage(const Sm100Epilogue& e) {
-  if (e.kind == Sm100Epilogue::Kind::NoSmem) return pipeline_barriers(Component::EpilogueBarriers, 0);
-  return pipeline_barriers(Component::EpilogueBarriers, e.stages_c);
-}
-
-Field sm100_epilogue_tensormaps(const Sm100Epilogue& e) {
-  if (e.kind == Sm100Epilogue::Kind::NoSmem)
-    return relabel(sm100_epilogue_tensor_storage(e), Component::Tensormaps);
-  // TmaDescriptor: 128 B, alignas(64) (cute/arch/copy_sm90_desc.hpp:292-296).
-  return make_struct({leaf(Component::Tensormaps, 2 * 128, 64)}, 128);
-}
-
-Field sm100_epilogue_shared_storage(const Sm100Epilogue& e) {
-  if (e.kind == Sm100Epilogue::Kind::NoSmem) return sm100_epilogue_tensor_storage(e);
-  if (e.ptr_array)
-    return make_struct({sm100_epilogue_tensor_storage(e), sm100_epilogue_tensormaps(e),
-                        sm100_epilogue_pipeline_storage(e)});
-  return make_struct({sm100_epilogue_tensor_storage(e), sm100_epilogue_pipeline_storage(e)});
+std::string sm100_epilogue_name(const KernelConfig& cfg, const Sm100Epilogue& e) {
+  const EpilogueStorage& s = e.storage;
+  const char* sm = e.two_sm ? "2Sm" : "1Sm";
+  const bool nosmem = s.kind != EpilogueStorage::Kind::tma;
+  const std::string schedule =
+      nosmem ? std::string(s.ptr_array ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") + sm
+             : std::string(s.ptr_array ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") + sm;
+  if (nosmem)
+    return schedule + " (no shared-memory epilogue: " +
+           (s.kind == EpilogueStorage::Kind::nosmem_sm100_legacy ? "empty SharedStorage, 1 B"
+                                                                 : "fusion 1 B + empty array_aligned 16 B = 32 B") +
+           ")";
+  const bool void_c = cfg.c == DType::Void;
+  return schedule + ", epilogue tile " + n(s.epi_m) + "x" + n(s.epi_n) + ", StagesC " +
+         n(s.stages_c) + " StagesD " + n(s.stages_d) +
+         (s.reuse_smem_c ? ", C/D share smem (ReuseSmemC)" : "") + ", swizzle align " +
+         n(std::max(void_c ? Bytes{0} : s.align_c, s.align_d)) +
+         (e.blockscale_out ? ", LinCombBlockScaleFactor<" + n(cfg.epilogue.sf_vec) + ">" : "");
 }
 
 }  // namespace tilefit::model

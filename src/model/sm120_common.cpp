@@ -1,72 +1,63 @@
 #include "sm120_common.hpp"
 
+#include "cutlass_constants.hpp"
+#include "sm90_kernel.hpp"
+
 namespace tilefit::model {
 
-void sm120_common_checks(const KernelConfig& cfg, std::vector<std::string>& invalid) {
-  if (!cfg.a_k_major || !cfg.b_k_major)
-    invalid.push_back("SM120 builders support TN layouts only (A K-major \"t\", B K-major \"n\")");
-  if (cfg.cluster != std::array<int, 3>{1, 1, 1})
-    invalid.push_back("SM120 kernels need cluster 1x1x1 (the builder static_asserts on the cluster shape)");
-  if (cfg.n < 8) invalid.push_back("tile N must be >= 8 on SM120");
+void sm120_common_checks(const KernelConfig& cfg, Findings& why) {
+  if (!cfg.a_k_major || !cfg.b_k_major) why.reject([] { return diag(Code::sm120_tn_only); });
+  if (cfg.cluster != std::array<int, 3>{1, 1, 1}) why.reject([] { return diag(Code::sm120_cluster); });
+  if (cfg.n < 8) why.reject([&] { return diag(Code::sm120_tile_n_min).integer("tile_n", cfg.n); });
   switch (cfg.schedule) {
     case Schedule::Auto:
     case Schedule::Cooperative:
       if (cfg.m < 128)
-        invalid.push_back(
-            "the cooperative kernel requires tile M >= 128 (static_assert in "
-            "sm90_gemm_tma_warpspecialized_cooperative.hpp:374 / "
-            "sm90_gemm_array_tma_warpspecialized_cooperative.hpp:443, which SM120 reuses); "
-            "use \"schedule\": \"pingpong\" for M = 64");
+        why.reject([&] { return diag(Code::sm120_cooperative_tile_m).integer("tile_m", cfg.m); });
       break;
     case Schedule::Pingpong:
-      if (cfg.n < 16) invalid.push_back("the pingpong schedule needs tile N >= 16 on SM120");
+      if (cfg.n < 16)
+        why.reject([&] { return diag(Code::sm120_pingpong_tile_n).integer("tile_n", cfg.n); });
       break;
-    default:
-      invalid.push_back("schedule \"" + std::string(schedule_name(cfg.schedule)) +
-                        "\" is not an SM120 schedule; allowed: auto, cooperative, pingpong");
+    default: why.reject([&] { return diag(Code::sm120_schedule).schedule("schedule", cfg.schedule); });
   }
 }
 
 bool sm120_pingpong(const KernelConfig& cfg) { return cfg.schedule == Schedule::Pingpong; }
 
-void sm120_fill_shell(Sm90KernelParts& p, const KernelConfig& cfg, const TmaEpilogue& epi,
-                      int scheduler_stages, int mainloop_descriptors) {
-  p.pingpong = sm120_pingpong(cfg);
-  if (!cfg.grouped) {
-    const Field part = with_align(leaf(Component::Scheduler, 16 * scheduler_stages, 8), 16);
-    p.scheduler = make_struct({part, part, part});
-    return;
-  }
-  p.scheduler_pipeline = leaf(Component::Scheduler, 16 * 8, 8);
-  p.scheduler_responses = leaf(Component::Scheduler, 8 * 16, 4);
-  p.mainloop_tensormaps =
-      make_struct({leaf(Component::Tensormaps, 128 * mainloop_descriptors, 64)}, 128);
-  p.epilogue_tensormaps = tma_epilogue_tensormaps(epi);
-}
-
-Field sm120_kernel_storage(const Sm90KernelParts& parts, bool grouped) {
-  return grouped ? sm90_array_kernel_storage(parts) : sm90_kernel_storage(parts);
-}
-
-Storage sm120_storage(const Field& mainloop_tensors, int stages, const KernelConfig& cfg,
-                      int scheduler_stages, int mainloop_descriptors) {
-  const Sm120EpiloguePlan epi = sm120_epilogue(cfg, /*explain=*/false);
-  Sm90KernelParts parts;
-  parts.mainloop_tensors = mainloop_tensors;
+Storage sm120_layout(const KernelConfig& cfg, const Sm120Layout& s, int stages) {
+  const Bytes S = stages;
+  const Field a = with_align(array_engine(Component::A, S * cfg.m * cfg.k, s.a_bits), 1024);
+  const Field b = with_align(array_engine(Component::B, S * cfg.n * cfg.k, s.b_bits), 1024);
+  Sm90KernelParts p;
+  p.mainloop_tensors =
+      s.block_scaled
+          ? make_struct({a, b, with_align(array_aligned(Component::SFA, S * s.sfa_per_stage), 16),
+                         with_align(array_aligned(Component::SFB, S * s.sfb_per_stage), 16)},
+                        128)
+          : make_struct({a, b}, 128);
   // Mainloop pipeline: PipelineTmaAsync<S> (sm120_blockscaled_mma_tma.hpp:163).
-  parts.mainloop_pipeline = pipeline_barriers(Component::MainloopBarriers, stages);
-  parts.epilogue_tensors = tma_epilogue_tensor_storage(epi.epi);
-  parts.epilogue_pipeline = tma_epilogue_pipeline_storage(epi.epi);
-  sm120_fill_shell(parts, cfg, epi.epi, scheduler_stages, mainloop_descriptors);
-
+  p.mainloop_pipeline = pipeline_barriers(Component::MainloopBarriers, S);
+  p.epilogue_tensors = s.epilogue.tensors();
+  p.epilogue_pipeline = s.epilogue.pipeline();
+  p.pingpong = s.pingpong;
+  if (!s.grouped) {
+    const Field part = with_align(leaf(Component::Scheduler, 16 * Bytes{s.scheduler_stages}, 8), 16);
+    p.scheduler = make_struct({part, part, part});
+  } else {
+    p.scheduler_pipeline = leaf(Component::Scheduler, 16 * 8, 8);
+    p.scheduler_responses = leaf(Component::Scheduler, 8 * 16, 4);
+    p.mainloop_tensormaps = make_struct(
+        {leaf(Component::Tensormaps, kTmaDescriptorBytes * s.mainloop_descriptors, 64)}, 128);
+    p.epilogue_tensormaps = s.epilogue.tensormaps();
+  }
   Storage st;
-  st.kernel = sm120_kernel_storage(parts, cfg.grouped);
-  st.epilogue_shared = tma_epilogue_shared_storage(epi.epi).size;
+  st.kernel = s.grouped ? sm90_array_kernel_storage(p) : sm90_kernel_storage(p);
+  st.epilogue_shared = s.epilogue.shared().size;
   // CollectiveMainloop::SharedStorage = { TensorStorage; alignas(16) PipelineStorage }.
   // Measured: the grouped collective's SharedStorage has the same size (its descriptors
   // live in the kernel's TensorMapStorage).
-  st.mainloop_shared =
-      make_struct({parts.mainloop_tensors, with_align(parts.mainloop_pipeline, 16)}).size;
+  st.mainloop_shared = make_struct({p.mainloop_tensors, with_align(p.mainloop_pipeline, 16)}).size;
   return st;
 }
 

@@ -1,40 +1,46 @@
-// Pieces shared by the SM120 families (block-scaled and dense): the kernel shell parts
-// that do not depend on the mainloop.
+// What the SM120 families (block-scaled and dense) share: the builders' common checks, and the
+// whole SharedStorage of an SM120 kernel — the SM90 kernel shells with an SM120 mainloop, the
+// SM120 epilogue and the SM100-style tile scheduler.
 #pragma once
 
-#include "sm120_epilogue.hpp"
-#include "sm90_kernel.hpp"
+#include "epilogue_storage.hpp"
 #include "tilefit/model/config.hpp"
+#include "tilefit/model/diagnostic.hpp"
 #include "tilefit/model/family.hpp"
 
 namespace tilefit::model {
 
 /// Checks shared by every SM120 3.x builder: TN only, cluster 1x1x1, N >= 8, schedule.
 /// (sm120_blockscaled_mma_builder.inl:67-105; sm120_mma_builder.inl:80-95)
-void sm120_common_checks(const KernelConfig& cfg, std::vector<std::string>& invalid);
+void sm120_common_checks(const KernelConfig& cfg, Findings& why);
 
 /// True for the pingpong schedule (KernelScheduleAuto selects cooperative).
 bool sm120_pingpong(const KernelConfig& cfg);
 
-/// Fills the scheduler / tensormap parts of an SM90 kernel shell as SM120 uses it.
-///  Non-grouped: PersistentTileSchedulerSm100<Cluster, Sstg>::SharedStorage
-///    = { alignas(16) CLC pipeline 16·Sstg; alignas(16) throttle 16·Sstg;
-///        alignas(16) CLCResponse[Sstg] 16·Sstg } = 48·Sstg  (sm100_tile_scheduler.hpp:71-96)
-///  Grouped: PersistentTileSchedulerSm90Group<…, 8>: PipelineAsyncSharedStorage<8> (128 B) and
+/// The decisions an SM120 kernel's layout needs.
+struct Sm120Layout {
+  EpilogueStorage epilogue;
+  bool pingpong = false;
+  bool grouped = false;
+  int a_bits = 8, b_bits = 8;  ///< smem element width of A / B (4: packed fp4)
+  bool block_scaled = false;   ///< the mainloop holds SFA / SFB arrays
+  Bytes sfa_per_stage = 0, sfb_per_stage = 0;
+  int scheduler_stages = 2;      ///< the builder's SchedulerPipelineStageCount
+  int mainloop_descriptors = 2;  ///< grouped: TMA descriptors of the mainloop (A, B[, SFA, SFB])
+};
+
+/// The Storage of an SM120 kernel at `stages`:
+///  * mainloop TensorStorage : aligned_struct<128> {
+///      alignas(1024) ArrayEngine<A, S·M·K> smem_A;  alignas(1024) ArrayEngine<B, S·N·K> smem_B;
+///      [alignas(16) ArrayEngine<SF, S·SFA> smem_SFA; alignas(16) … smem_SFB;] }
+///    (sm120_blockscaled_mma_tma.hpp:266-275, array L269-286; sm120_mma_tma.hpp:194-202,
+///    sm120_mma_array_tma.hpp:192-205), pipeline PipelineTmaAsync<S> (16·S);
+///  * the SM90 shell (sm90_kernel.hpp) with, non-grouped, PersistentTileSchedulerSm100<Cluster,
+///    Sstg>::SharedStorage = { alignas(16) CLC pipeline 16·Sstg; alignas(16) throttle 16·Sstg;
+///    alignas(16) CLCResponse[Sstg] 16·Sstg } = 48·Sstg (sm100_tile_scheduler.hpp:71-96), or,
+///    grouped, PersistentTileSchedulerSm90Group<…, 8>: PipelineAsyncSharedStorage<8> (128 B) and
 ///    WorkTileInfo[8] responses (8·16 B) (sm90_tile_scheduler_group.hpp:66-70, 106-129),
-///    mainloop tensormaps `mainloop_descriptors`·128 B, epilogue tensormaps 128·(1+2).
-void sm120_fill_shell(Sm90KernelParts& parts, const KernelConfig& cfg, const TmaEpilogue& epi,
-                      int scheduler_stages, int mainloop_descriptors);
-
-/// The kernel SharedStorage for the parts (non-grouped or ptr-array shell).
-Field sm120_kernel_storage(const Sm90KernelParts& parts, bool grouped);
-
-/// The Storage of an SM120 kernel (block-scaled or dense) at `stages`, given the family's
-/// mainloop TensorStorage for those stages. The rest is common to both families: the mainloop
-/// pipeline (16·S), the epilogue (sm120_epilogue), and the SM90 shell as sm120_fill_shell fills
-/// it with the family's SchedulerPipelineStageCount `scheduler_stages` and its
-/// `mainloop_descriptors` TMA descriptors (grouped).
-Storage sm120_storage(const Field& mainloop_tensors, int stages, const KernelConfig& cfg,
-                      int scheduler_stages, int mainloop_descriptors);
+///    mainloop tensormaps `mainloop_descriptors`·128 B and the epilogue's.
+Storage sm120_layout(const KernelConfig& cfg, const Sm120Layout& s, int stages);
 
 }  // namespace tilefit::model

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sm90_epilogue.hpp"
+
 namespace tilefit::model {
 namespace {
 
@@ -11,29 +13,27 @@ int smem_bits(DType t) { return bits(t) == 6 ? 8 : bits(t); }
 
 std::string num(long long v) { return std::to_string(v); }
 
+bool trtllm(EpilogueVariant v) {
+  return v == EpilogueVariant::TrtllmDefault || v == EpilogueVariant::Finalize;
+}
+
 }  // namespace
 
 bool sm120_cd_column_major(const KernelConfig& cfg) { return cfg.swap_ab || !cfg.cd_row_major; }
 
-Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg, bool explain) {
-  Sm120EpiloguePlan p;
-  TmaEpilogue& e = p.epi;
+EpilogueStorage sm120_epilogue(const KernelConfig& cfg, Findings& why) {
+  EpilogueStorage e;
   const EpilogueVariant v = cfg.epilogue.variant;
-  const bool trtllm = v == EpilogueVariant::TrtllmDefault || v == EpilogueVariant::Finalize;
   const bool col_major = sm120_cd_column_major(cfg);
 
-  if (v == EpilogueVariant::NoSmem)
-    if (explain) p.invalid.push_back(
-        "epilogue \"nosmem\": the SM120 epilogue builder has no no-smem schedule; it accepts "
-        "EpilogueScheduleAuto and the TMA schedules only (sm120_builder.inl:485-491)");
-  if (trtllm && !cfg.grouped)
-    if (explain) p.invalid.push_back("epilogue \"" + std::string(epilogue_name(v)) +
-                        "\" is TensorRT-LLM's MoE grouped GEMM epilogue: set \"grouped\": true");
+  if (v == EpilogueVariant::NoSmem) why.reject([&] { return diag(Code::sm120_no_nosmem_epilogue); });
+  if (trtllm(v) && !cfg.grouped)
+    why.reject([&] { return diag(Code::trtllm_epilogue_needs_grouped).epilogue("epilogue", v); });
 
   // Element types as the builder sees them.
   const DType out = cfg.d;
-  DType c = trtllm ? out : cfg.c;                          // launcher: ElementC = ElementD
-  DType d_builder = v == EpilogueVariant::Finalize ? DType::Void : out;  // finalize: D = void
+  const DType c = trtllm(v) ? out : cfg.c;                                  // launcher: C = D
+  const DType d_builder = v == EpilogueVariant::Finalize ? DType::Void : out;  // finalize: D = void
   const bool fp6_d = bits(out) == 6;
 
   // Epilogue tile.
@@ -49,9 +49,10 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg, bool explain) {
     e.epi_m = N < 16 ? 128 : 64;
   }
   if (e.epi_m <= 0 || e.epi_n <= 0 || M % e.epi_m != 0 || N % e.epi_n != 0) {
-    if (explain) p.invalid.push_back("epilogue tile " + num(e.epi_m) + "x" + num(e.epi_n) +
-                        " must divide the CTA tile " + num(M) + "x" + num(N) +
-                        " (sm120_compute_tile_shape_or_override)");
+    why.reject([&] {
+      return diag(Code::sm120_epilogue_tile_divides).integer("epilogue_m", e.epi_m)
+          .integer("epilogue_n", e.epi_n).integer("tile_m", M).integer("tile_n", N);
+    });
     e.epi_m = std::max<long long>(1, std::min(e.epi_m, M));
     e.epi_n = std::max<long long>(1, std::min(e.epi_n, N));
   }
@@ -66,8 +67,7 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg, bool explain) {
   e.stages_c = sc;
   e.stages_d = sd;
   e.reuse_smem_c = reuse && c != DType::Void;
-  if (e.reuse_smem_c && sd > sc)
-    if (explain) p.invalid.push_back("ReuseSmemC needs StagesD <= StagesC (sm90_epilogue_tma_warpspecialized.hpp:170-172)");
+  if (e.reuse_smem_c && sd > sc) why.reject([&] { return diag(Code::reuse_smem_c_stages); });
   e.c_bits = smem_bits(c);
   e.d_bits = smem_bits(out);  // finalize stores D as ElementAux = the output type
 
@@ -76,37 +76,40 @@ Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg, bool explain) {
   e.align_c = c == DType::Void ? 128 : ss_swizzle_alignment(e.c_bits, extent);
   e.align_d = ss_swizzle_alignment(e.d_bits, extent);
   if (e.align_c == 0 || e.align_d == 0) {
-    if (explain) p.invalid.push_back("no shared-memory swizzle atom divides the epilogue tile's contiguous "
-                        "extent of " + num(extent) + " elements (ss_smem_selector, sm90_common.inl:270-325)");
+    why.reject([&] { return diag(Code::sm120_epilogue_no_swizzle_atom).integer("extent", extent); });
     if (e.align_c == 0) e.align_c = 128;
     if (e.align_d == 0) e.align_d = 128;
   }
 
   // Fusion storage.
-  std::string fusion = "LinearCombination";
   if (v == EpilogueVariant::BlockScaleOut) {
     e.fusion = col_major ? array_aligned(Component::Fusion, 32 * 4)
                          : array_aligned(Component::Fusion, 64 * 4);
-    if (explain)
-      fusion = col_major ? "LinCombBlockScaleFactor (Sm120BlockScaleFactorColStore, 128 B)"
-                       : "LinCombBlockScaleFactor (Sm120BlockScaleFactorRowStore, 256 B)";
   } else if (v == EpilogueVariant::Finalize) {
     const Bytes per = cfg.swap_ab ? 4 : bits(out) / 8;
     e.fusion = array_aligned(Component::Fusion, N * per);
-    if (explain)
-      fusion = std::string("TRT-LLM finalize scatter (") +
-             (cfg.swap_ab ? "fp32 router scales, " : "bias row, ") + num(N * per) +
-             " B; the C stages are allocated but never read, D is the scatter's scratch)";
   }
 
   e.ptr_array = cfg.grouped;
-  e.num_epilogue_wg = 2;
+  e.descriptors = 1 + 2;  // C and NumEpilogueWarpGroups = 2 D descriptors
+  return e;
+}
 
-  if (!explain) return p;
-  p.description = std::string(cfg.grouped ? "Sm120PtrArrayTmaWarpSpecialized" : "Sm120TmaWarpSpecialized") +
-                  " epilogue " + num(e.epi_m) + "x" + num(e.epi_n) + ", StagesC " + num(sc) +
-                  ", StagesD " + num(sd) + (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", " + fusion;
-  return p;
+std::string sm120_epilogue_name(const KernelConfig& cfg, const EpilogueStorage& e) {
+  const EpilogueVariant v = cfg.epilogue.variant;
+  std::string fusion = "LinearCombination";
+  if (v == EpilogueVariant::BlockScaleOut) {
+    fusion = sm120_cd_column_major(cfg) ? "LinCombBlockScaleFactor (Sm120BlockScaleFactorColStore, 128 B)"
+                                        : "LinCombBlockScaleFactor (Sm120BlockScaleFactorRowStore, 256 B)";
+  } else if (v == EpilogueVariant::Finalize) {
+    const Bytes per = cfg.swap_ab ? 4 : bits(cfg.d) / 8;
+    fusion = std::string("TRT-LLM finalize scatter (") +
+             (cfg.swap_ab ? "fp32 router scales, " : "bias row, ") + num(cfg.n * per) +
+             " B; the C stages are allocated but never read, D is the scatter's scratch)";
+  }
+  return std::string(cfg.grouped ? "Sm120PtrArrayTmaWarpSpecialized" : "Sm120TmaWarpSpecialized") +
+         " epilogue " + num(e.epi_m) + "x" + num(e.epi_n) + ", StagesC " + num(e.stages_c) +
+         ", StagesD " + num(e.stages_d) + (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", " + fusion;
 }
 
 }  // namespace tilefit::model

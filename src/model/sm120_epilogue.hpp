@@ -4,20 +4,14 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "sm90_epilogue.hpp"
+#include "epilogue_storage.hpp"
 #include "tilefit/model/config.hpp"
+#include "tilefit/model/diagnostic.hpp"
 
 namespace tilefit::model {
 
-struct Sm120EpiloguePlan {
-  TmaEpilogue epi;                  ///< inputs of the SM90 TMA collective
-  std::vector<std::string> invalid; ///< builder/collective rejections
-  std::string description;          ///< e.g. "TMA epilogue 64x32, StagesC 3, StagesD 2, ReuseSmemC"
-};
-
-/// Applies the SM120 builder's rules to `cfg` (CTA tile M x N):
+/// Applies the SM120 builder's rules to `cfg` (CTA tile M x N); rejections go to `why`:
 ///  * tile (sm120_compute_tile_shape_or_override, L145-219): explicit, or for non-FP6 D
 ///    EpiN = N < 32 ? N : 32, EpiM = N < 16 ? 128 : 64; FP6 D row-major 64x128,
 ///    column-major 128x32;
@@ -25,7 +19,8 @@ struct Sm120EpiloguePlan {
 ///    ReuseSmem = bits(C) == bits(D) && bits(D) > 8;
 ///    StagesD = (FP6 D && row-major) ? 1 : min(EpiTiles, 2);
 ///    StagesC = ReuseSmem ? max(min(EpiTiles, 2), StagesD + 1) : StagesD;
-///  * ptr-array: NumEpilogueWarpGroups = 2 (GetNumEpilogueWarpGroups default, L66-75);
+///  * ptr-array: NumEpilogueWarpGroups = 2 (GetNumEpilogueWarpGroups default, L66-75), so the
+///    TensorMapStorage holds 1 + 2 descriptors;
 ///  * atoms: ss_smem_selector on the contiguous extent (EpiN row-major, EpiM column-major),
 ///    fp6 stored as uint8 (L117-143);
 ///  * fusion storage (§2.4): LinearCombination empty (1 B); LinCombBlockScaleFactor
@@ -36,9 +31,10 @@ struct Sm120EpiloguePlan {
 /// TRT-LLM epilogues (moe_gemm_tma_ws_launcher.inl): C = the output type; `finalize` passes
 /// ElementD = void to the builder (no reuse, StagesC = StagesD) and stores D as ElementAux
 /// (the output type); swap_ab makes C/D column-major.
-/// With `explain` false only the numbers are computed (no messages, no description): the
-/// form storage() uses inside the max_stages search.
-Sm120EpiloguePlan sm120_epilogue(const KernelConfig& cfg, bool explain = true);
+EpilogueStorage sm120_epilogue(const KernelConfig& cfg, Findings& why);
+
+/// "Sm120TmaWarpSpecialized epilogue 64x32, StagesC 3, StagesD 2, ReuseSmemC, LinearCombination".
+std::string sm120_epilogue_name(const KernelConfig& cfg, const EpilogueStorage& e);
 
 /// True when the C/D of `cfg` are column-major (layout letter 'n', or TRT-LLM swap_ab).
 bool sm120_cd_column_major(const KernelConfig& cfg);

@@ -1,5 +1,8 @@
 #include "device_report.hpp"
 
+#include "report/table.hpp"
+#include "tilefit/report/json.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,25 +19,13 @@ std::string version_text(int v) {
   return v > 0 ? fmt::format("CUDA {} ({})", device::cuda_version_string(v), v) : "unknown";
 }
 
-/// Rows of label + one cell per column, left-aligned, two spaces apart.
+/// Rows of label + one cell per column, left-aligned, two spaces apart, no header.
 std::string grid(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width;
-  for (const auto& r : rows)
-    for (std::size_t c = 0; c < r.size(); ++c) {
-      if (width.size() <= c) width.push_back(0);
-      width[c] = std::max(width[c], r[c].size());
-    }
-  std::string out;
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t c = 0; c < r.size(); ++c) {
-      line += r[c];
-      if (c + 1 < r.size()) line += std::string(width[c] - r[c].size() + 2, ' ');
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
+  std::size_t columns = 0;
+  for (const auto& r : rows) columns = std::max(columns, r.size());
+  Table t(std::vector<Table::Column>(columns), /*header=*/false);
+  for (const auto& r : rows) t.add_row(r);
+  return t.render();
 }
 
 std::string verdict_text(const device::ProbeOutcome& o) {
@@ -43,17 +34,6 @@ std::string verdict_text(const device::ProbeOutcome& o) {
 }
 
 }  // namespace
-
-ordered_json limits_json(const model::Limits& lim) {
-  return ordered_json{{"sm", lim.sm},
-                      {"optin_per_block", lim.optin_per_block},
-                      {"per_sm", lim.per_sm},
-                      {"reserved_per_block", lim.reserved_per_block},
-                      {"default_per_block", lim.default_per_block},
-                      {"max_ctas_per_sm", lim.max_ctas_per_sm},
-                      {"regs_per_sm", lim.regs_per_sm},
-                      {"threads_per_sm", lim.threads_per_sm}};
-}
 
 ordered_json device_json(const DeviceInfo& dev) {
   ordered_json j;
@@ -81,7 +61,7 @@ ordered_json device_error_json(const device::DeviceError& err) {
 
 ordered_json devices_json(const std::vector<DeviceInfo>& devs) {
   ordered_json j;
-  j["schema_version"] = kDeviceSchemaVersion;
+  j["schema_version"] = kSchemaVersion;
   j["devices"] = ordered_json::array();
   for (const DeviceInfo& d : devs) j["devices"].push_back(device_json(d));
   return j;
@@ -210,7 +190,7 @@ std::string probe_text(const ProbeReport& rep) {
 
 ordered_json probe_json(const ProbeReport& rep) {
   ordered_json j;
-  j["schema_version"] = kDeviceSchemaVersion;
+  j["schema_version"] = kSchemaVersion;
   j["device"] = device_json(rep.device);
   j["probe_block_threads"] = device::kProbeBlockThreads;
   if (rep.boundary) {
@@ -235,7 +215,7 @@ ordered_json probe_json(const ProbeReport& rep) {
     o["arch"] = model::arch_name(r.arch);
     o["arch_from_device"] = r.arch_from_device;
     o["what_if"] = r.what_if;
-    o["kernel"] = r.result.family;
+    o["kernel"] = std::string(r.result.family);
     o["status"] = model::status_name(r.result.status);
     o["stages"] = r.result.stages;
     o["smem_bytes"] = r.smem ? ordered_json(*r.smem) : ordered_json(nullptr);

@@ -1,5 +1,20 @@
 // Reports of the device layer: `tilefit device` (what the GPUs say) and `tilefit probe`
 // (the model's verdicts next to the driver's). Text for terminals, JSON for scripts.
+//
+// `tilefit device` sample (devices_text):
+//   GPU                      0
+//   name                     NVIDIA H200
+//   compute capability       9.0 (sm_90)
+//   smem opt-in per block    232448 B
+//   ...
+//   built-in table           matches sm_90
+//
+// `tilefit probe` sample (probe_text):
+//   GPU 0: NVIDIA H200 (sm_90, 132 SMs), driver 13.0, runtime 13.0
+//   limits from the device: 232448 B opt-in per block, 233472 B per SM, ...
+//   config  where  arch  model status  smem B  model verdict  driver verdict  CTAs/SM model  ...
+//   boundary: 232448 B launches, 232449 B is refused (...); device opt-in limit 232448 B: agrees
+//   summary: 1 config probed, 0 not probed, 0 input errors, 0 disagreements
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,14 +27,9 @@
 #include "tilefit/device/probe.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/result.hpp"
+#include "tilefit/report/json.hpp"
 
 namespace tilefit::report {
-
-/// Version of the JSON written by `tilefit device` and `tilefit probe`.
-inline constexpr int kDeviceSchemaVersion = 1;
-
-/// Every model::Limits field, by its name: {"sm", "optin_per_block", "per_sm", ...}.
-nlohmann::ordered_json limits_json(const model::Limits& lim);
 
 /// One device: index, name, compute_capability, arch, sm_count, pci_bus_id, limits,
 /// driver/runtime versions and table_differences.

@@ -8,10 +8,19 @@
 
 namespace tilefit::model {
 
-/// Evaluates `cfg` against `target`. `cfg.arch` must be set (the caller applies the
-/// target rules of design.md); when it differs from target.sm the caller decides.
-/// Never throws for any config the reader accepts.
-Result evaluate(const KernelConfig& cfg, const Limits& target);
+/// How much of a Result to compute.
+enum class Detail {
+  /// Status, stages, max_stages, smem_bytes, headroom and CTAs/SM only: no diagnostics, no
+  /// breakdown, no kernel name. The path for sweeps over many candidates.
+  verdict,
+  /// Everything: the breakdown, epilogue/mainloop sizes, the kernel name and every diagnostic.
+  full,
+};
+
+/// Evaluates `cfg` against `target`. `cfg.arch` must be set (the target rules of
+/// tilefit/analysis/target.hpp decide it); when it differs from target.sm the caller decides.
+/// Never throws for any config the reader accepts. The numbers do not depend on `detail`.
+Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail = Detail::full);
 
 /// The largest stage count that fits and its SharedStorage size ({0, 0}: none fits).
 struct MaxFit {
@@ -19,12 +28,17 @@ struct MaxFit {
   Bytes bytes = 0;
 };
 
-/// Largest s in [min_stages, kMaxStages] with storage(s) <= limit, and storage(s).
-MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
+/// Largest s in [max(1, plan.min_stages), kMaxStages] with layout(s) <= limit, and layout(s).
+/// Needs plan.sizes_known.
+MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Plan& plan,
                    Bytes limit);
 
-/// max_fitting(...).stages (exposed for tests).
-int max_fitting_stages(const KernelFamily& family, const KernelConfig& cfg, const BuildPlan& plan,
-                       Bytes limit);
+}  // namespace tilefit::model
+
+namespace tilefit::model {
+
+/// The Result of a config that is not evaluated because it cannot run on the target (for
+/// example a config for sm_90 checked on an sm_120 GPU): invalid, `why` its one diagnostic.
+Result not_evaluated(const KernelConfig& cfg, const Limits& target, Diagnostic why);
 
 }  // namespace tilefit::model

@@ -7,34 +7,40 @@
 #include <vector>
 
 #include "tilefit/model/arch.hpp"
+#include "tilefit/model/diagnostic.hpp"
 #include "tilefit/model/layout.hpp"
 
 namespace tilefit::model {
 
 enum class Status { Fits, DoesNotFit, Invalid };
 
+/// "fits", "does_not_fit", "invalid".
 std::string_view status_name(Status s);
 
 struct Result {
   std::string name;
-  std::string family;         ///< kernel family modelled
-  std::string family_reason;  ///< why that family (given, or how it was inferred)
-  std::string kernel;         ///< CUTLASS schedule / kernel the config maps to
+  std::string_view family;    ///< kernel family modelled (static storage); empty when none
+  /// Why that family: given, inferred (a claim_* code), or why none was found (full detail).
+  std::optional<Diagnostic> family_reason;
+  std::string kernel;         ///< CUTLASS schedule / kernel the config maps to (full detail only)
   int arch = 0;
   Status status = Status::Invalid;
   bool fits = false;
   int stages = 0;             ///< what the kernel is built with (auto: the builder's pick)
   bool auto_stages = true;
+  StageParam stage_param = StageParam::cutlass_stage_count;  ///< how the family spells stages
   int max_stages = 0;         ///< largest count whose SharedStorage fits (0: none)
   std::optional<Bytes> max_stages_smem;  ///< SharedStorage at max_stages
-  std::optional<Bytes> smem_bytes;      ///< dynamic smem requested at `stages`
+  std::optional<Bytes> smem_bytes;       ///< dynamic smem requested at `stages`
   Bytes limit_bytes = 0;
-  std::optional<Bytes> headroom_bytes;  ///< limit - smem (negative when over)
+  std::optional<Bytes> headroom_bytes;   ///< limit - smem (negative when over)
   int ctas_per_sm = 0;
-  std::optional<Field> breakdown;       ///< parts sum to smem_bytes
-  std::optional<Bytes> epilogue_smem;   ///< sizeof(CollectiveEpilogue::SharedStorage)
-  std::optional<Bytes> mainloop_smem;   ///< sizeof(CollectiveMainloop::SharedStorage)
-  std::vector<std::string> notes;
+  std::optional<Field> breakdown;        ///< parts sum to smem_bytes (full detail only)
+  std::optional<Bytes> epilogue_smem;    ///< sizeof(CollectiveEpilogue::SharedStorage)
+  std::optional<Bytes> mainloop_smem;    ///< sizeof(CollectiveMainloop::SharedStorage)
+  /// Why it is invalid or does not fit, what fits instead, and what is worth knowing, in the
+  /// order a reader wants them (full detail only).
+  std::vector<Diagnostic> diagnostics;
 };
 
 }  // namespace tilefit::model

@@ -1,68 +1,46 @@
-// What `tilefit check` reports: results, where each result's limits came from, and errors.
-// Rendering only — no evaluation, no I/O beyond returning strings.
+// What `tilefit check` prints: a table a person reads and JSON for scripts, both from one
+// analysis::CheckRun (collect once, render twice). Rendering only: no evaluation, no I/O.
+//
+// Table sample (render_table):
+//   NAME                  KERNEL             ARCH    TILE         STAGES  MAX  SMEM / LIMIT (B)  HEADROOM  CTAs/SM  VERDICT
+//   finalize_128x256x128  sm120_blockscaled  sm_120  128x256x128  3 auto    2   102400 / 101376     -1024        -  DOES NOT FIT
+//       - the builder picks 3 stages but the kernel then needs 102400 B > 101376 B (over by 1024 B): ...
+//
+//   1 config: 0 fit, 1 do not fit, 0 invalid
+//
+// JSON sample (to_json): {"schema_version": 1, "tool": "tilefit", "target": {"mode": ...},
+//   "results": [{"name", "file", "index", "kernel", "kernel_reason", "cutlass_kernel", "arch",
+//   "tile", "fits", "status", "stages", ..., "target": {...}, "notes": [...],
+//   "diagnostics": [...]}], "errors": [...], "summary": {...}}
 #pragma once
 
-#include <optional>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "tilefit/io/config_reader.hpp"
-#include "tilefit/model/arch.hpp"
-#include "tilefit/model/config.hpp"
+#include "tilefit/analysis/check.hpp"
 #include "tilefit/model/result.hpp"
 
 namespace tilefit::report {
 
-/// Where one result's limits came from.
-struct TargetInfo {
-  std::string source;  ///< "builtin" or "device"
-  int device = -1;     ///< device index when source == "device"
-  std::string device_name;
-  model::Limits limits;
-};
+/// One line per config, its diagnostics beneath, a summary line. `breakdown` adds the bytes per
+/// component, the limits used and the CUTLASS kernel under each config.
+std::string render_table(const analysis::CheckRun& run, bool breakdown);
 
-struct CheckEntry {
-  std::string file;
-  int index = 0;
-  model::KernelConfig config;  ///< as evaluated (arch resolved)
-  TargetInfo target;
-  model::Result result;
-};
+/// JSON for scripts: schema_version, tool, target, results, errors, summary.
+nlohmann::ordered_json to_json(const analysis::CheckRun& run);
 
-/// An error that is not about one config's content: a device error for configs that need a
-/// GPU, reported per config with exit code 3.
-struct DeviceProblem {
-  std::string file;
-  int index = -1;
-  std::string config_name;
-  std::string message;
-};
+/// One result as a JSON object (also used by sweep and suggest).
+nlohmann::ordered_json result_json(const analysis::Entry& e);
 
-struct CheckReport {
-  std::string mode;  ///< "arch" (--arch), "device" (--device), "builtin", "per-config"
-  /// The one target every config uses (--arch, --device); unset when it varies per config.
-  std::optional<TargetInfo> common_target;
-  std::vector<CheckEntry> entries;
-  std::vector<io::ConfigError> errors;
-  std::vector<DeviceProblem> device_errors;
-};
+/// One problem as a JSON object: kind, file, index, config, field, message, text.
+nlohmann::ordered_json problem_json(const analysis::Problem& p);
 
-inline constexpr int kSchemaVersion = 1;
+/// The messages of a result's diagnostics, in order (the JSON `notes`).
+std::vector<std::string> notes(const model::Result& r);
 
-/// The table a person reads: one line per config, notes beneath, a summary line.
-/// `breakdown` adds the per-component bytes under each config.
-std::string render_table(const CheckReport& report, bool breakdown);
-
-/// One line per input or device error ("error: …", "device error: …"), for stderr.
-std::string render_errors(const CheckReport& report);
-
-/// JSON for scripts: schema_version, target, results, errors, summary.
-nlohmann::ordered_json to_json(const CheckReport& report);
-
-/// The breakdown of a result as ordered {component: bytes}, zero parts omitted.
-nlohmann::ordered_json breakdown_json(const model::Field& f);
+/// "fits", "DOES NOT FIT", "INVALID".
+std::string verdict_text(model::Status s);
 
 /// "128x256x128".
 std::string tile_text(long long m, long long n, long long k);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../cutlass_constants.hpp"
 #include "../sm100_epilogue.hpp"
 #include "families.hpp"
 #include "tilefit/model/arch.hpp"
@@ -24,10 +25,6 @@
 namespace tilefit::model {
 namespace {
 
-/// Sm100::kSharedMemoryCapacityBytes (cutlass/arch/arch.h:44, 100-118; same for Sm101/Sm103).
-constexpr Bytes kSm100Capacity = 232448;
-/// cute::TmaDescriptor: 128 B, alignas(64) (cute/arch/copy_sm90_desc.hpp:292-296).
-constexpr Bytes kTmaDescriptorBytes = 128;
 /// PersistentTileSchedulerSm100::CLCResponse { uint32_t data[4]; } (sm100_tile_scheduler.hpp:74);
 /// detail::CLCResponseSize (sm100_common.inl:70-71).
 constexpr Bytes kClcResponseBytes = 16;
@@ -38,12 +35,9 @@ constexpr Bytes kGroupedResponseBytes = 20;
 /// tensormaps[NumTensorMapUpdaterThreads/32 + 1] with 4 updater warps (array kernel L154, L278).
 constexpr int kGroupedTensormapCopies = 5;
 
-std::string n(long long x) { return std::to_string(x); }
-
 enum class Instr { Dense, Mxf8f6f4, Mxf4Nvf4 };
 
-/// Everything the builders decide, shared by plan() and storage() (which leaves `invalid`,
-/// `notes` and `kernel` empty).
+/// Everything the builders decide that the layout needs (the family's layout state).
 struct Decision {
   bool block_scaled = false;
   Instr instr = Instr::Dense;
@@ -55,9 +49,6 @@ struct Decision {
   int sched_stages = 0;         ///< SchedulerPipelineStageCount
   int tensormaps = 2;           ///< mainloop TMA descriptors (2 dense, 4 block-scaled)
   Sm100Epilogue epi;
-  std::vector<std::string> invalid;
-  std::vector<std::string> notes;
-  std::string kernel;
 };
 
 /// Smem allocation bits of a dense operand: sm1xx_kernel_input_element_to_mma_input_element maps
@@ -79,12 +70,6 @@ bool dense_type_ok(DType a, DType b) {
   return non_f8f6f4(a) && a == b;
 }
 
-std::string dense_type_why(DType a, DType b) {
-  return "dense SM100 UMMA takes tf32/f32, f16, bf16, s8 or u8 with A == B, or fp8/fp6/fp4 on "
-         "both sides; got " + std::string(dtype_name(a)) + " x " + std::string(dtype_name(b)) +
-         " (static_assert \"Unsupported data type for ElementA\", sm100_umma_builder.inl:146)";
-}
-
 /// sm1xx_gemm_check_for_f8f6f4_mix8bit_requirement (sm1xx_common.inl:203-364), dense (not
 /// sparse): an unpacked fp4/fp6 operand needs TileK % 128 when K-major, else Tile M % 128 (A,
 /// per CTA for 2SM) or Tile N % 128 (1SM) / % 256 (2SM) (B).
@@ -96,34 +81,21 @@ bool unpacked_f4f6_ok(const KernelConfig& cfg, bool a_unpacked, bool b_unpacked,
   return a_ok && b_ok;
 }
 
-std::string unpacked_f4f6_why(bool two_sm) {
-  return "fp4/fp6 operands unpacked to 8 bits in smem need K % 128 == 0 (K-major) or M/N % 128 (" +
-         std::string(two_sm ? "N % 256 for 2SM" : "1SM") +
-         ") when MN-major: static_assert \"TileSize and MNK Major does not met with MMA Mix 8-bit "
-         "TMA load requirement\" (sm1xx_common.inl:203-364)";
-}
-
-/// The builders' decisions for `cfg`. With `explain` false only the numbers are decided: no
-/// reasons, notes or kernel name are built (storage() runs at every stage count the max_stages
-/// search tries; plan() explains).
-Decision decide(const KernelConfig& cfg, bool explain) {
+/// The builders' decisions for `cfg`; rejections and notes go to `why`, and the CUTLASS kernel
+/// schedule's name to `kernel` when explaining.
+Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& kernel) {
   Decision d;
-  // Records why CUTLASS rejects the config; `why` builds the text only when explaining.
-  auto reject = [&](auto&& why) {
-    if (explain) d.invalid.push_back(why());
-  };
+  auto reject = [&](auto&& make) { why.reject(make); };
 
   // ---- schedule and operands -------------------------------------------------------------
   if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Sm1 && cfg.schedule != Schedule::Sm2)
-    reject([&] { return "schedule \"" + std::string(schedule_name(cfg.schedule)) +
-                        "\" is not an SM100 UMMA schedule (auto, 1sm, 2sm)"; });
-  if (cfg.warp) reject([&] { return "a warp tile applies to sm80_multistage kernels only"; });
-  if (cfg.swap_ab)
-    reject([&] { return "swap_ab is modelled for the TensorRT-LLM SM120 MoE kernels only"; });
+    reject([&] { return diag(Code::sm100_schedule).schedule("schedule", cfg.schedule); });
+  if (cfg.warp) reject([] { return diag(Code::warp_tile_sm80_only); });
+  if (cfg.swap_ab) reject([] { return diag(Code::swap_ab_sm120_moe_only); });
   for (int c : cfg.cluster)
-    if (c < 1) reject([&] { return "cluster extents must be >= 1"; });
+    if (c < 1) reject([] { return diag(Code::cluster_extent_min); });
   if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0) {
-    reject([&] { return "tile extents must be positive"; });
+    reject([] { return diag(Code::tile_extents_positive); });
     return d;
   }
 
@@ -134,23 +106,14 @@ Decision decide(const KernelConfig& cfg, bool explain) {
     // ---- block-scaled: sm100_blockscaled_umma_builder.inl + sm1xx_common.inl -------------
     d.tensormaps = 4;
     if (!cfg.a.block_scaled() || !cfg.b.block_scaled())
-      reject([&] { return "block-scaled GEMM needs scale factors on both A and B (" +
-                          operand_name(cfg.a) + " x " + operand_name(cfg.b) + ")"; });
-    if (cfg.a.sf != cfg.b.sf)
-      reject([&] { return "static_assert \"Scale factor types for A and B should be the same.\" "
-                          "(sm1xx_common.inl:540)"; });
-    if (cfg.a.sf_vec != cfg.b.sf_vec)
-      reject([&] {
-        return "static_assert \"Scale factor vector size for A and B should be the same.\" "
-               "(sm1xx_common.inl:541)";
-      });
+      reject([&] { return diag(Code::sm100_blockscaled_both_operands).operand("a", cfg.a).operand("b", cfg.b); });
+    if (cfg.a.sf != cfg.b.sf) reject([] { return diag(Code::sm100_blockscaled_sf_type_mismatch); });
+    if (cfg.a.sf_vec != cfg.b.sf_vec) reject([] { return diag(Code::sm100_blockscaled_sf_vec_mismatch); });
     const int vs = std::max(cfg.a.sf_vec, cfg.b.sf_vec);
     const int ab = bits(cfg.a.elem), bb = bits(cfg.b.elem);
     auto f468 = [](int x) { return x == 4 || x == 6 || x == 8; };
     if (!is_f8f6f4(cfg.a.elem) || !is_f8f6f4(cfg.b.elem) || !f468(ab) || !f468(bb))
-      reject([&] {
-        return "block-scaled SM100 UMMA takes fp4/fp6/fp8 data types (sm1xx_common.inl:548-)";
-      });
+      reject([] { return diag(Code::sm100_blockscaled_types); });
 
     // Instruction (select_instr, sm1xx_common.inl:731-800): an explicit Mxf8f6f4 / Nvf4-Mxf4
     // schedule decides; auto: 6-8 bit pairs and fp4 mixed with 6/8 bit -> MXF8F6F4; fp4 x fp4
@@ -167,23 +130,14 @@ Decision decide(const KernelConfig& cfg, bool explain) {
     if (d.instr == Instr::Mxf8f6f4) {
       // MX_F4F6F8: ue8m0 SF, vector size 32 (sm1xx_common.inl:553-600, 623-636).
       if (cfg.a.sf != DType::UE8M0 || vs != 32)
-        reject([&] {
-          return "the MXF8F6F4 instruction needs ue8m0 scale factors with vector size 32 "
-                 "(static_assert \"MX_F4F6F8 only supports ue8m0 SF type\" / \"Incorrect "
-                 "SfVectorSize for MX_F4F6F8\", sm1xx_common.inl:556-600)";
-        });
+        reject([] { return diag(Code::sm100_mxf8f6f4_scale_factors); });
     } else {
       if (ab != 4 || bb != 4)
-        reject([&] {
-          return "the MXF4/NVF4 instruction takes fp4 x fp4 only (sm1xx_common.inl:603-620)";
-        });
+        reject([] { return diag(Code::sm100_mxf4_fp4_only); });
       if (!cfg.a_k_major || !cfg.b_k_major)
-        reject([&] {
-          return "MXF4/NVF4 needs K-major A and B: static_assert \"Only MMA.MXF8F6F4 supports "
-                 "non-K major inputs\" (sm100_blockscaled_umma_builder.inl:159)";
-        });
+        reject([] { return diag(Code::sm100_mxf4_k_major); });
       if (vs != 16 && vs != 32)
-        reject([&] { return "MXF4/NVF4 scale-factor vector size must be 16 or 32"; });
+        reject([] { return diag(Code::sm100_mxf4_sf_vec); });
     }
     // 1SM/2SM (is_2sm, sm1xx_common.inl:692-726).
     if (cfg.schedule == Schedule::Sm2) {
@@ -192,46 +146,28 @@ Decision decide(const KernelConfig& cfg, bool explain) {
       d.two_sm = false;
     } else if (even_cluster_m) {
       if (cfg.m != 256 && cfg.m != 128)
-        reject([&] { return "auto schedule with an even cluster M needs MMA tile M 128 or 256: "
-                            "static_assert \"Unsupported M dimension for TileShape_MNK.\" "
-                            "(sm1xx_common.inl:710-716)"; });
+        reject([&] { return diag(Code::sm100_auto_even_cluster_tile_m).integer("tile_m", cfg.m); });
       d.two_sm = cfg.m == 256;
     }
     // Tiled MMA (sm100_common.inl:824-832, 885-893).
     if (d.two_sm ? cfg.m != 256 : cfg.m != 128)
-      reject([&] {
-        return "block-scaled " + std::string(d.two_sm ? "2SM" : "1SM") + " MMA tile M = " +
-               n(cfg.m) + ": must be " + (d.two_sm ? "256" : "128") +
-               " (static_assert \"Invalid TileShape_M.\", sm100_common.inl:" +
-               (d.two_sm ? "888" : "827") + ")";
-      });
+      reject([&] { return diag(Code::sm100_blockscaled_tile_m).flag("two_sm", d.two_sm).integer("tile_m", cfg.m); });
     if (cfg.n != 64 && cfg.n != 128 && cfg.n != 192 && cfg.n != 256)
-      reject([&] {
-        return "block-scaled MMA tile N = " + n(cfg.n) + ": must be 64, 128, 192 or 256 "
-               "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:831, 892)";
-      });
+      reject([&] { return diag(Code::sm100_blockscaled_tile_n).integer("tile_n", cfg.n); });
     // Instruction K: 32 (MXF8F6F4) or 64 (MXF4/NVF4) (mma_traits_sm100.hpp:2547-2548, 3310-3311);
     // the collective asserts evenly_divides(TileShape, tile_shape(TiledMma)) (L124).
     const int instr_k = d.instr == Instr::Mxf8f6f4 ? 32 : 64;
     if (cfg.k % instr_k != 0)
-      reject([&] {
-        return "tile K = " + n(cfg.k) + " is not a multiple of the instruction K " + n(instr_k) +
-               " (CUTE_STATIC_ASSERT_V(evenly_divides(TileShape, tile_shape(TiledMma))), "
-               "sm100_blockscaled_mma_warpspecialized.hpp:124)";
-      });
+      reject([&] { return diag(Code::sm100_blockscaled_instr_k).integer("tile_k", cfg.k).integer("instr_k", instr_k); });
     if (vs > 0 && cfg.k % (4LL * vs) != 0)
-      reject([&] {
-        return "tile K = " + n(cfg.k) + " is not a multiple of 4 x sf_vec = " + n(4LL * vs) +
-               ": the scale-factor smem layout holds K/Vs/4 blocks of 4 "
-               "(cutlass/detail/sm100_blockscaled_layout.hpp:143-146; doc P5)";
-      });
+      reject([&] { return diag(Code::sm100_blockscaled_sf_k).integer("tile_k", cfg.k).integer("k_multiple", 4LL * vs); });
 
     // Smem element (sm100_blockscaled_umma_builder.inl:176-177): MXF8F6F4 -> uint8_t, MXF4/NVF4
     // -> the 4-bit MMA type (packed, array_subbyte).
     d.a_bits = d.instr == Instr::Mxf8f6f4 ? 8 : 4;
     d.b_bits = d.a_bits;
     if (d.instr == Instr::Mxf8f6f4 && !unpacked_f4f6_ok(cfg, ab < 8, bb < 8, d.two_sm))
-      reject([&] { return unpacked_f4f6_why(d.two_sm); });
+      reject([&] { return diag(Code::sm100_unpacked_f4f6).flag("two_sm", d.two_sm); });
 
     // Scale factors per stage (Sm1xxBlockScaledConfig::deduce_smem_layoutSFA/SFB,
     // cutlass/detail/sm100_blockscaled_layout.hpp:119-183), with MMA_NSF·(4/MMA_NSF) = 4:
@@ -245,17 +181,17 @@ Decision decide(const KernelConfig& cfg, bool explain) {
     }
     // AccumulatorPipelineStageCount = (MMA_N == 256) ? 1 : 2 (L241-242).
     d.acc_stages = cfg.n == 256 ? 1 : 2;
-    if (explain) {
+    if (why.keep()) {
       const char* variant = d.instr == Instr::Mxf8f6f4 ? "Mxf8f6f4" : (vs == 16 ? "Nvf4" : "Mxf4");
-      d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
+      kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
                                          : "KernelTmaWarpSpecialized") +
                  (d.two_sm ? "2Sm" : "1Sm") + variant + "Sm100";
     }
   } else {
     // ---- dense: sm100_umma_builder.inl -----------------------------------------------------
     if (!dense_type_ok(cfg.a.elem, cfg.b.elem))
-      reject([&] { return dense_type_why(cfg.a.elem, cfg.b.elem); });
-    if (cfg.mma == Mma::Nvf4) reject([&] { return "mma \"nvf4\" is a block-scaled instruction"; });
+      reject([&] { return diag(Code::sm100_dense_types).dtype("a", cfg.a.elem).dtype("b", cfg.b.elem); });
+    if (cfg.mma == Mma::Nvf4) reject([] { return diag(Code::mma_nvf4_is_block_scaled); });
     // Tiled MMA (sm100_common.inl:444-476): explicit 2SM / 1SM; auto -> 2SM when the static
     // cluster M is even and tile M % 128 == 0.
     bool builder_2sm = false;  // is_2sm of the builder (L208-212), used for the accumulator
@@ -272,34 +208,29 @@ Decision decide(const KernelConfig& cfg, bool explain) {
       // sm100_common.inl:372-379; N: SM100_MMA_*_2x1SM_SS (cute/arch/mma_sm100_umma.hpp:515,
       // 555: N % 16 in [16, 256]; S8 L1093: N % 32 in [32, 256]).
       if (cfg.m != 128 && cfg.m != 256)
-        reject([&] { return "2SM MMA tile M = " + n(cfg.m) + ": must be 128 or 256 (static_assert "
-                            "\"Invalid TileShape_M.\", sm100_common.inl:375)"; });
+        reject([&] { return diag(Code::sm100_2sm_tile_m).integer("tile_m", cfg.m); });
       const long long nq = is_s8 ? 32 : 16;
       if (cfg.n % nq != 0 || cfg.n < nq || cfg.n > 256)
-        reject([&] {
-          return "2SM MMA tile N = " + n(cfg.n) + ": must be a multiple of " + n(nq) +
-                 " between " + n(nq) + " and 256 (cute/arch/mma_sm100_umma.hpp:555, 1093)";
-        });
+        reject([&] { return diag(Code::sm100_2sm_tile_n).integer("tile_n", cfg.n).integer("n_multiple", nq); });
     } else {
       // sm100_common.inl:306-313; S8 1SM: N == 8 or N % 16 (mma_sm100_umma.hpp:972).
       if (cfg.m != 64 && cfg.m != 128)
-        reject([&] { return "1SM MMA tile M = " + n(cfg.m) + ": must be 64 or 128 (static_assert "
-                            "\"Invalid TileShape_M.\", sm100_common.inl:309)"; });
+        reject([&] { return diag(Code::sm100_1sm_tile_m).integer("tile_m", cfg.m); });
       const bool n_ok = is_s8 ? (cfg.n == 8 || (cfg.n % 16 == 0 && cfg.n >= 16 && cfg.n <= 256))
                               : (cfg.n % 8 == 0 && cfg.n <= 256);
       if (!n_ok)
-        reject([&] { return "1SM MMA tile N = " + n(cfg.n) + ": must be a multiple of 8 up to 256 "
-                            "(static_assert \"Invalid TileShape_N.\", sm100_common.inl:312)"; });
+        reject([&] { return diag(Code::sm100_1sm_tile_n).integer("tile_n", cfg.n); });
     }
     const int instr_k = dense_instr_k(cfg.a.elem);
     if (cfg.k % instr_k != 0)
-      reject([&] { return "tile K = " + n(cfg.k) + " is not a multiple of the UMMA instruction K " +
-                          n(instr_k) + " for " + std::string(dtype_name(cfg.a.elem)); });
+      reject([&] {
+        return diag(Code::sm100_instr_k).integer("tile_k", cfg.k).integer("instr_k", instr_k).dtype("a", cfg.a.elem);
+      });
     d.a_bits = dense_alloc_bits(cfg.a.elem);
     d.b_bits = dense_alloc_bits(cfg.b.elem);
     if (is_f8f6f4(cfg.a.elem) && is_f8f6f4(cfg.b.elem) &&
         !unpacked_f4f6_ok(cfg, bits(cfg.a.elem) < 8, bits(cfg.b.elem) < 8, d.two_sm))
-      reject([&] { return unpacked_f4f6_why(d.two_sm); });
+      reject([&] { return diag(Code::sm100_unpacked_f4f6).flag("two_sm", d.two_sm); });
 
     // AccumulatorPipelineStageCount (L260-268):
     //   min(4, (is_2sm || MMA atom M > 64) ? 128·512 / (CtaM·CtaN) : (512 / CtaN)·2)
@@ -309,22 +240,17 @@ Decision decide(const KernelConfig& cfg, bool explain) {
                                                         : (512 / cfg.n) * 2;
     d.acc_stages = static_cast<int>(std::min<long long>(4, acc));
     if (d.acc_stages <= 0)
-      reject([&] { return "static_assert \"Accumulator pipeline stage count must be positive.\" "
-                          "(sm100_umma_builder.inl:268)"; });
-    if (explain)
-      d.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
+      reject([] { return diag(Code::sm100_accumulator_stages); });
+    if (why.keep())
+      kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
                                          : "KernelTmaWarpSpecialized") +
                  (d.two_sm ? "2Sm" : "1Sm") + "Sm100";
   }
 
   if (d.two_sm && !even_cluster_m)
-    reject([&] {
-      return "2SM MMA with cluster M = " + n(cfg.cluster[0]) +
-             ": static_assert \"Cluster shape not divisible by MMA size\" (sm100_common.inl:246)";
-    });
-  if (explain && cfg.schedule == Schedule::Auto && cfg.grouped)
-    d.notes.push_back("grouped: KernelScheduleAuto builds the non-ptr-array mainloop; modelled as " +
-                      d.kernel + " (pass it explicitly)");
+    reject([&] { return diag(Code::sm100_2sm_cluster).integer("cluster_m", cfg.cluster[0]); });
+  if (cfg.schedule == Schedule::Auto && cfg.grouped)
+    why.note([&] { return diag(Code::sm100_grouped_auto_mainloop).name("kernel", kernel); });
 
   // Per-CTA smem tile (SmemTileShape = (BlockTileA_M, BlockTileB_N, K), L239-241, 295): the
   // 2SM atoms split A by M and B by N across the CTA pair (doc §5.1).
@@ -334,11 +260,8 @@ Decision decide(const KernelConfig& cfg, bool explain) {
   // L243-247).
   d.sched_stages = cfg.grouped ? 8 : 2;
 
-  d.epi = sm100_epilogue(cfg, Sm100EpilogueContext{d.two_sm, d.block_scaled}, explain);
-  if (!explain) return d;
-  for (const std::string& why : d.epi.invalid) d.invalid.push_back(why);
-  for (const std::string& note : d.epi.notes) d.notes.push_back(note);
-  d.kernel += " + " + d.epi.description;
+  d.epi = sm100_epilogue(cfg, Sm100EpilogueContext{d.two_sm, d.block_scaled}, why);
+  if (why.keep() && d.epi.decided) kernel += " + " + sm100_epilogue_name(cfg, d.epi);
   return d;
 }
 
@@ -402,63 +325,53 @@ class Sm100Umma final : public KernelFamily {
   }
   bool runs_on(int sm) const override { return sm == 100 || sm == 101 || sm == 103 || sm == 110; }
 
-  std::optional<std::string> claims(const KernelConfig& cfg, int sm) const override {
-    if (!runs_on(sm) || cfg.warp) return std::nullopt;
-    if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Sm1 && cfg.schedule != Schedule::Sm2)
-      return std::nullopt;
-    return arch_name(sm) + ": UMMA kernel (CUTLASS 3.x sm100 " +
-           (cfg.a.block_scaled() || cfg.b.block_scaled() ? "block-scaled " : "") + "builder)";
+  bool claims(const KernelConfig& cfg, int sm) const override {
+    if (!runs_on(sm) || cfg.warp) return false;
+    return cfg.schedule == Schedule::Auto || cfg.schedule == Schedule::Sm1 || cfg.schedule == Schedule::Sm2;
+  }
+  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
+    return diag(Code::claim_sm100_umma).arch("arch", sm)
+        .flag("block_scaled", cfg.a.block_scaled() || cfg.b.block_scaled());
   }
 
-  BuildPlan plan(const KernelConfig& cfg) const override {
-    const Decision d = decide(cfg, /*explain=*/true);
-    BuildPlan p;
-    p.invalid = d.invalid;
-    p.notes = d.notes;
-    p.kernel = d.kernel;
+  Plan decide(const KernelConfig& cfg, bool explain) const override {
+    Plan p;
+    Findings why(explain);
+    const Decision d = decide_builders(cfg, why, p.kernel);
     p.overflow = Overflow::CompileStaticAssert;  // sm100_gemm_tma_warpspecialized.hpp:410
-    p.capacity_constant = kSm100Capacity;
+    p.rule.capacity_constant = kSm100SmemCapacity;
     // Only the dense collective asserts Stages >= 2 (sm100_mma_warpspecialized.hpp:191; array
     // L194); the block-scaled collectives accept 1.
     p.min_stages = d.block_scaled ? 1 : 2;
     if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0 || cfg.d == DType::Void || d.a_m <= 0 ||
-        d.b_n <= 0 || (d.epi.kind == Sm100Epilogue::Kind::Tma && d.epi.epi_tiles == 0)) {
+        d.b_n <= 0 || (d.epi.storage.kind == EpilogueStorage::Kind::tma && d.epi.epi_tiles == 0)) {
       p.sizes_known = false;
+      p.take(std::move(why));
       return p;
     }
     // ReducedSmemCapacityBytes = 232448 − KernelSmemCarveout (sm100_common.inl:998-1001).
-    p.builder_capacity = kSm100Capacity - kernel_carveout(d, cfg.grouped);
+    p.rule.builder_capacity = kSm100SmemCapacity - kernel_carveout(d, cfg.grouped);
     // StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>, used as is (P2).
-    p.carveout = sm100_epilogue_shared_storage(d.epi).size;
-    p.stage_bytes = stage_bytes(d, cfg);
-    if (cfg.stages) {
-      p.auto_stages = false;
-      p.stages = *cfg.stages;
-    } else {
-      // (Capacity − carveout) / stage_bytes, then static_assert(PipelineStages > 0) (dense L300,
-      // block-scaled L265). A negative quotient is reported as 0.
-      p.stages = static_cast<int>(std::max<Bytes>(0, (p.builder_capacity - p.carveout) / p.stage_bytes));
-    }
+    p.rule.carveout = d.epi.storage.shared().size;
+    p.rule.stage_bytes = stage_bytes(d, cfg);
+    // (Capacity − carveout) / stage_bytes, then static_assert(PipelineStages > 0) (dense L300,
+    // block-scaled L265).
+    p.choose_stages(cfg.stages);
     if (cfg.arch == 103 || cfg.arch == 101 || cfg.arch == 110)
-      p.notes.push_back("modelled as the ArchTag Sm100 kernels (same 232448 B capacity); "
-                        "SM103-specific builders (e.g. ultra nvfp4) are not modelled");
-    p.unbudgeted = std::string("the padding that aligns the kernel's `tensors` to max(128, epilogue "
-                               "swizzle alignment) after the pipelines") +
-                   (cfg.grouped ? ", and 4 more copies of the epilogue's 256 B tensormaps "
-                                  "(tensormaps[5]; the builder's 128·T·5 covers the mainloop "
-                                  "descriptors only)"
-                                : "");
+      why.note([&] { return diag(Code::sm100_family_modelled_as_sm100).arch("arch", cfg.arch); });
+    p.unbudgeted = cfg.grouped ? "sm100_grouped" : "sm100";
+    p.state.store(d);
+    p.take(std::move(why));
     return p;
   }
 
-  Storage storage(const KernelConfig& cfg, const BuildPlan&, int stages) const override {
-    // The numbers only: no strings at each of the ~20 stage counts evaluate() tries.
-    const Decision d = decide(cfg, /*explain=*/false);
-    const Sm100Epilogue& e = d.epi;
+  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
+    const Decision& d = plan.state.get<Decision>();
+    const EpilogueStorage& e = d.epi.storage;
     const Field main_t = mainloop_tensors(d, cfg, stages);
     const Field main_pipe = pipeline_barriers(Component::MainloopBarriers, stages);
-    const Field epi_t = sm100_epilogue_tensor_storage(e);
-    const Field epi_pipe = sm100_epilogue_pipeline_storage(e);
+    const Field epi_t = e.tensors();
+    const Field epi_pipe = e.pipeline();
     const Bytes sstg = d.sched_stages;
 
     // Kernel pipelines : aligned_struct<16> (sm100_gemm_tma_warpspecialized.hpp:182-199;
@@ -500,13 +413,13 @@ class Sm100Umma final : public KernelFamily {
       // TensorMapStorage : aligned_struct<128> { alignas(128) epilogue; alignas(128) mainloop; }
       // tensormaps[5] (L270-276).
       const Field one_copy = make_struct(
-          {with_align(sm100_epilogue_tensormaps(e), 128), with_align(mainloop_tensormaps(d), 128)}, 128);
+          {with_align(e.tensormaps(), 128), with_align(mainloop_tensormaps(d), 128)}, 128);
       st.kernel = make_struct({pipelines, responses, tmem_ptr,
                                repeat(one_copy, kGroupedTensormapCopies), tensors});
       // Array mainloop SharedStorage { tensors; TensorMapStorage tensormaps; pipeline; }.
       st.mainloop_shared = make_struct({main_t, mainloop_tensormaps(d), main_pipe}).size;
     }
-    st.epilogue_shared = sm100_epilogue_shared_storage(e).size;
+    st.epilogue_shared = e.shared().size;
     return st;
   }
 };

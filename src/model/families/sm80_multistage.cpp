@@ -163,23 +163,25 @@ Field epilogue_field(const Derived& x) {
 
 /// transform::PitchLinearWarpRakedThreadMap<Shape(contiguous, strided), threads,
 /// WarpThreadArrangement(wc, ws), epa> (transform/pitch_linear_thread_map.h:222-300): the
-/// cp.async global-load map of one operand. Empty when every static_assert holds.
-std::string warp_raked_thread_map_error(long long contiguous, long long strided, long long threads,
-                                        long long wc, long long ws, long long epa) {
-  if (epa <= 0 || wc <= 0 || ws <= 0)
-    return "the tile is narrower than one 128-bit access per warp thread row";
-  if (contiguous % epa != 0) return "\"Shape must be divisible by vector length.\"";
+/// cp.async global-load map of one operand. The static_assert that fails, as an identifier
+/// ("" when every one holds): "narrower" (the tile is narrower than one 128-bit access per warp
+/// thread row), "vector_length" ("Shape must be divisible by vector length."),
+/// "warp_arrangement" ("ShapeInAccesses must be divisible by WarpThreadArrangement."),
+/// "iterations" ("Number of iterations must be non-zero").
+std::string_view warp_raked_thread_map_failure(long long contiguous, long long strided,
+                                               long long threads, long long wc, long long ws,
+                                               long long epa) {
+  if (epa <= 0 || wc <= 0 || ws <= 0) return "narrower";
+  if (contiguous % epa != 0) return "vector_length";
   const long long acc_contig = contiguous / epa;
-  if (acc_contig % wc != 0 || strided % ws != 0)
-    return "\"ShapeInAccesses must be divisible by WarpThreadArrangement.\"";
+  if (acc_contig % wc != 0 || strided % ws != 0) return "warp_arrangement";
   const long long warp_size = wc * ws;
   const long long warp_count = threads / warp_size;
   const long long wai_c = acc_contig / wc, wai_s = strided / ws;
-  if (warp_count <= 0 || wai_s <= 0) return "\"Number of iterations must be non-zero\"";
+  if (warp_count <= 0 || wai_s <= 0) return "iterations";
   const long long warps_strided = wai_s >= warp_count ? warp_count : wai_s;
   const long long warps_contig = warp_count > wai_s ? warp_count / warps_strided : 1;
-  if (wai_c / warps_contig == 0 || wai_s / warps_strided == 0)
-    return "\"Number of iterations must be non-zero\"";
+  if (wai_c / warps_contig == 0 || wai_s / warps_strided == 0) return "iterations";
   return "";
 }
 
@@ -188,28 +190,30 @@ std::string warp_raked_thread_map_error(long long contiguous, long long strided,
 ///     smem layout TensorOpMultiplicandCrosswise<bits, K>, which needs
 ///     kFactor = 8 * epa / K > 0 (layout/tensor_op_multiplicand_sm75.h:88-94);
 ///   MN-major (congruous): Shape(extent, K), wc = min(extent / epa, 8), ws = 32 / wc.
-std::string operand_core_error(const KernelOperand& op, long long k, long long threads,
-                               const char* which) {
+void check_operand_core(const KernelOperand& op, long long k, long long threads,
+                        std::string_view which, Findings& why) {
   const int b = bits(op.elem);
   const long long epa = b > 0 ? 128 / b : 0;
-  std::string why;
+  std::string_view failure;
   if (op.k_major) {
-    if (epa > 0 && 8 * epa / k == 0)
-      return std::string("operand ") + which + ": tile K = " + std::to_string(k) +
-             " is wider than one 128-byte shared-memory line (at most " +
-             std::to_string(8 * epa) + " " + std::string(dtype_name(op.elem)) +
-             " elements; static_assert \"kCrosswise should be no large than one shared memory "
-             "cache line.\", layout/tensor_op_multiplicand_sm75.h:92-94)";
+    if (epa > 0 && 8 * epa / k == 0) {
+      why.reject([&] {
+        return diag(Code::sm80_crosswise_k).name("operand", which).integer("tile_k", k)
+            .integer("max_k", 8 * epa).dtype("dtype", op.elem);
+      });
+      return;
+    }
     const long long wc = epa > 0 ? k / epa : 0;
-    why = warp_raked_thread_map_error(k, op.extent, threads, wc, wc > 0 ? 32 / wc : 0, epa);
+    failure = warp_raked_thread_map_failure(k, op.extent, threads, wc, wc > 0 ? 32 / wc : 0, epa);
   } else {
     const long long wc = epa > 0 ? std::min<long long>(op.extent / epa, 8) : 0;
-    why = warp_raked_thread_map_error(op.extent, k, threads, wc, wc > 0 ? 32 / wc : 0, epa);
+    failure = warp_raked_thread_map_failure(op.extent, k, threads, wc, wc > 0 ? 32 / wc : 0, epa);
   }
-  if (why.empty()) return "";
-  return std::string("operand ") + which + ": the cp.async global-load thread map (" +
-         std::to_string(threads) + " threads) fails static_assert " + why +
-         " (transform/pitch_linear_thread_map.h:250-300)";
+  if (!failure.empty())
+    why.reject([&] {
+      return diag(Code::sm80_operand_thread_map).name("operand", which).integer("threads", threads)
+          .name("failure", failure);
+    });
 }
 
 /// epilogue::threadblock::OutputTileOptimalThreadMap as DefaultThreadMapTensorOp builds it
@@ -223,19 +227,21 @@ std::string operand_core_error(const KernelOperand& op, long long k, long long t
 ///     : min(8, 32 / accessWidth); needs shapeRow / accessRows > 0,
 ///     shapeWidth / accessWidth > 0 and accessWidth * epa <= N (L260-262);
 ///   W >= 8 (1-D): N / epa / 32 column iterations > 0 (predicated_tile_iterator.h:100-103).
-std::string epilogue_thread_map_error(const Derived& x) {
+void check_epilogue_thread_map(const Derived& x, Findings& why) {
   const long long n = x.tile.n;
   const long long epa = x.elements_per_access;
   const long long w = x.warps_n * x.partitions_k;
   const long long access_bytes = epa * bits(x.d) / 8;
-  if (epa <= 0 || access_bytes <= 0) return "";
+  if (epa <= 0 || access_bytes <= 0) return;
+  auto fail = [&](std::string_view failure) {
+    why.reject([&] {
+      return diag(Code::sm80_epilogue_thread_map).name("failure", failure).integer("warps", w)
+          .integer("tile_n", n);
+    });
+  };
   if (w >= 8) {
-    if (n / epa / 32 == 0)
-      return "the epilogue's output thread map has no column iteration (" + std::to_string(w) +
-             " warps share each 8-row slice of a " + std::to_string(n) +
-             "-wide tile; static_assert \"ThreadMap::Iterations::kColumn must be > 0\", "
-             "epilogue/threadblock/predicated_tile_iterator.h:103)";
-    return "";
+    if (n / epa / 32 == 0) fail("column_iterations");
+    return;
   }
   const long long shape_row = 8 / w;
   const long long shape_width = n / epa;
@@ -249,18 +255,12 @@ std::string epilogue_thread_map_error(const Derived& x) {
     access_width = std::min(shape_width, std::min<long long>(32, width));
     access_rows = access_width > 0 ? std::min<long long>(8, 32 / access_width) : 0;
   }
-  const std::string where = " (" + std::to_string(w) + " warps share each 8-row slice; " +
-                            "epilogue/threadblock/output_tile_thread_map.h:260-262)";
   if (access_width <= 0 || shape_width / access_width == 0)
-    return "the epilogue's output thread map fails static_assert \"Iteration Count Column must "
-           "be > 0\"" + where;
-  if (access_width * epa > n)
-    return "the epilogue's output thread map fails static_assert \"Accessing too many elements "
-           "per access\"" + where;
-  if (access_rows <= 0 || shape_row / access_rows == 0)
-    return "the epilogue's output thread map fails static_assert \"Iteration Count Row must be "
-           "> 0\"" + where + ": use fewer warps along N or a wider tile";
-  return "";
+    fail("iteration_count_column");
+  else if (access_width * epa > n)
+    fail("too_many_elements");
+  else if (access_rows <= 0 || shape_row / access_rows == 0)
+    fail("iteration_count_row");
 }
 
 /// Derives the numbers the layout depends on (no strings: storage() calls this for every stage
@@ -304,72 +304,47 @@ bool derive(const KernelConfig& cfg, Derived& x) {
 
 /// Reasons CUTLASS rejects the config (static_asserts of the templates device::Gemm
 /// instantiates, and what the 2.x device::Gemm cannot express).
-void check(const KernelConfig& cfg, const Derived& x, bool sizes_known, int stages,
-           std::vector<std::string>& invalid) {
+void check(const KernelConfig& cfg, const Derived& x, bool sizes_known, int stages, Findings& why) {
   // Family-level restrictions.
   if (cfg.a.block_scaled() || cfg.b.block_scaled())
-    invalid.push_back("CUTLASS 2.x device::Gemm has no block-scaled operands (" +
-                      operand_name(cfg.a) + " x " + operand_name(cfg.b) + ")");
+    why.reject([&] { return diag(Code::sm80_block_scaled).operand("a", cfg.a).operand("b", cfg.b); });
   else if (!instruction_shape(cfg.a.elem, cfg.b.elem))
-    invalid.push_back("operands " + std::string(dtype_name(cfg.a.elem)) + " x " +
-                      std::string(dtype_name(cfg.b.elem)) +
-                      ": not an Sm80 tensor-op combination of this family (f16, bf16, f32, tf32, "
-                      "s8, u8; f16/bf16 x s8/u8 mixed input)");
+    why.reject([&] { return diag(Code::sm80_operand_types).dtype("a", cfg.a.elem).dtype("b", cfg.b.elem); });
   else if (!accumulator_ok(cfg.a.elem, cfg.b.elem, cfg.acc))
-    invalid.push_back("accumulator " + std::string(dtype_name(cfg.acc)) + ": the Sm80 " +
-                      std::string(dtype_name(cfg.a.elem)) + " x " +
-                      std::string(dtype_name(cfg.b.elem)) + " MMA accumulates in " +
-                      (is_int8(cfg.a.elem) && is_int8(cfg.b.elem)
-                           ? "s32"
-                           : (cfg.a.elem == DType::F16 && cfg.b.elem == DType::F16 ? "f32 or f16"
-                                                                                   : "f32")));
-  if (!output_ok(cfg.d))
-    invalid.push_back("output D " + std::string(dtype_name(cfg.d)) +
-                      ": not an element type of the 2.x tensor-op epilogue (f16, bf16, f32, s32, "
-                      "s8, u8, e4m3, e5m2)");
+    why.reject([&] {
+      const bool int8 = is_int8(cfg.a.elem) && is_int8(cfg.b.elem);
+      const bool f16 = cfg.a.elem == DType::F16 && cfg.b.elem == DType::F16;
+      return diag(Code::sm80_accumulator).dtype("acc", cfg.acc).dtype("a", cfg.a.elem)
+          .dtype("b", cfg.b.elem).name("allowed", int8 ? "s32" : f16 ? "f32 or f16" : "f32");
+    });
+  if (!output_ok(cfg.d)) why.reject([&] { return diag(Code::sm80_output_type).dtype("d", cfg.d); });
   if (cfg.c != DType::Void && cfg.c != cfg.d)
-    invalid.push_back("C " + std::string(dtype_name(cfg.c)) + " differs from D " +
-                      std::string(dtype_name(cfg.d)) +
-                      ": device::Gemm has one ElementC for the source C and the output D");
-  if (cfg.cluster != std::array<int, 3>{1, 1, 1})
-    invalid.push_back("CUTLASS 2.x kernels have no thread-block clusters (cluster must be 1x1x1)");
-  if (cfg.grouped)
-    invalid.push_back("grouped: CUTLASS 2.x GemmGrouped (problem-visitor storage) is not modelled");
+    why.reject([&] { return diag(Code::sm80_c_differs_from_d).dtype("c", cfg.c).dtype("d", cfg.d); });
+  if (cfg.cluster != std::array<int, 3>{1, 1, 1}) why.reject([] { return diag(Code::sm80_cluster); });
+  if (cfg.grouped) why.reject([] { return diag(Code::sm80_grouped); });
   if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Multistage)
-    invalid.push_back("schedule " + std::string(schedule_name(cfg.schedule)) +
-                      " is a 3.x kernel schedule; this family takes 'auto' or 'multistage'");
+    why.reject([&] { return diag(Code::sm80_schedule).schedule("schedule", cfg.schedule); });
   if (cfg.epilogue.variant != EpilogueVariant::Auto || cfg.epilogue.tile ||
       cfg.epilogue.stages_c || cfg.epilogue.stages_d)
-    invalid.push_back("epilogue: the 2.x kernel has only DefaultEpilogueTensorOp ('auto', no "
-                      "epilogue tile or stages)");
-  if (cfg.mma != Mma::Auto)
-    invalid.push_back("mma " + std::string(mma_name(cfg.mma)) + " is an SM120 block-scaled option");
-  if (cfg.swap_ab) invalid.push_back("swap_ab is TensorRT-LLM's SM90/SM120 MoE launch option");
-  if (stages == 1)
-    invalid.push_back(
-        "stages = 1: MmaMultistage has no static_assert on Stages, but with one stage it emits "
-        "cp.async.wait_group -1 and refills the stage it is reading "
-        "(gemm/threadblock/mma_multistage.h:370-489): not a working kernel; use >= 2");
+    why.reject([] { return diag(Code::sm80_epilogue); });
+  if (cfg.mma != Mma::Auto) why.reject([&] { return diag(Code::sm80_mma).mma("mma", cfg.mma); });
+  if (cfg.swap_ab) why.reject([] { return diag(Code::sm80_swap_ab); });
+  if (stages == 1) why.reject([] { return diag(Code::sm80_one_stage); });
 
   // Shapes.
   if (x.tile.m <= 0 || x.tile.n <= 0 || x.tile.k <= 0 || x.warp.m <= 0 || x.warp.n <= 0 ||
       x.warp.k <= 0) {
-    invalid.push_back("tile and warp extents must be positive");
+    why.reject([] { return diag(Code::sm80_extents_positive); });
     return;
   }
   if (x.tile.m % x.warp.m != 0 || x.tile.n % x.warp.n != 0 || x.tile.k % x.warp.k != 0) {
-    std::string why = "tile " + shape_text(x.tile) + " is not divisible by the warp tile " +
-                      shape_text(x.warp);
-    if (x.tile.m % x.warp.m != 0 || x.tile.n % x.warp.n != 0)
-      why += " (static_assert \"Threadblock-scoped GEMM should be divisible by warp-scoped GEMM "
-             "size.\", gemm/threadblock/default_mma_core_sm80.h:1414-1416)";
-    else
-      why += " in K (kPartitionsK = K / Wk, gemm/kernel/default_gemm.h:370, would drop part of "
-             "every K slice)";
-    if (x.default_warp)
-      why += "; no warp tile was given, so device::Gemm's default WarpShape 64x64x64 "
-             "(gemm/device/default_gemm_configuration.h:468) applies: give `warp`";
-    invalid.push_back(why);
+    why.reject([&] {
+      return diag(Code::sm80_tile_not_divisible_by_warp).integer("tile_m", x.tile.m)
+          .integer("tile_n", x.tile.n).integer("tile_k", x.tile.k).integer("warp_m", x.warp.m)
+          .integer("warp_n", x.warp.n).integer("warp_k", x.warp.k)
+          .flag("in_k_only", x.tile.m % x.warp.m == 0 && x.tile.n % x.warp.n == 0)
+          .flag("default_warp", x.default_warp);
+    });
     return;
   }
   if (!sizes_known) return;
@@ -378,29 +353,40 @@ void check(const KernelConfig& cfg, const Derived& x, bool sizes_known, int stag
   // (gemm/threadblock/mma_base.h:116-133); the warp tile is tiled by the instruction.
   const long long warp_k_iters = x.warp.k / x.instr.k;
   if (x.warp.k % x.instr.k != 0 || warp_k_iters < 2 || warp_k_iters % 2 != 0)
-    invalid.push_back("warp K = " + std::to_string(x.warp.k) + " gives " +
-                      std::to_string(warp_k_iters) + " warp-level MMAs of K = " +
-                      std::to_string(x.instr.k) +
-                      " per stage; MmaBase needs an even count of at least 2 (static_asserts, "
-                      "gemm/threadblock/mma_base.h:128-133)");
+    why.reject([&] {
+      return diag(Code::sm80_warp_k_iterations).integer("warp_k", x.warp.k)
+          .integer("iterations", warp_k_iters).integer("instr_k", x.instr.k);
+    });
   if (x.warp.m % x.instr.m != 0 || x.warp.n % x.instr.n != 0)
-    invalid.push_back("warp tile " + shape_text(x.warp) + " is not a multiple of the " +
-                      shape_text(x.instr) + " tensor-op instruction");
+    why.reject([&] {
+      return diag(Code::sm80_warp_tile_instruction).integer("warp_m", x.warp.m)
+          .integer("warp_n", x.warp.n).integer("warp_k", x.warp.k).integer("instr_m", x.instr.m)
+          .integer("instr_n", x.instr.n).integer("instr_k", x.instr.k);
+    });
   const long long threads = 32 * x.warps_m * x.warps_n * x.partitions_k;
   if (threads > 1024) {
-    invalid.push_back(std::to_string(threads / 32) + " warps = " + std::to_string(threads) +
-                      " threads per CTA; a CTA has at most 1024");
+    why.reject([&] { return diag(Code::sm80_too_many_threads).integer("threads", threads); });
     return;
   }
   // Thread maps of the sm80 (Stages >= 3) cores; the two-stage cores of
   // default_mma_core_sm75.h use other maps, not modelled.
   if (stages >= 3) {
-    if (std::string e = operand_core_error(x.a, x.tile.k, threads, "A"); !e.empty())
-      invalid.push_back(e);
-    if (std::string e = operand_core_error(x.b, x.tile.k, threads, "B"); !e.empty())
-      invalid.push_back(e);
+    check_operand_core(x.a, x.tile.k, threads, "A", why);
+    check_operand_core(x.b, x.tile.k, threads, "B", why);
   }
-  if (std::string e = epilogue_thread_map_error(x); !e.empty()) invalid.push_back(e);
+  check_epilogue_thread_map(x, why);
+}
+
+/// The CUTLASS 2.x kernel storage at `stages`:
+///   union SharedStorage { Mma::SharedStorage main_loop; Epilogue::SharedStorage epilogue; }
+Storage union_storage(const Derived& x, int stages) {
+  const Field mainloop = mainloop_field(x, stages);
+  const Field epilogue = epilogue_field(x);
+  Storage st;
+  st.kernel = make_union({mainloop, epilogue});
+  st.mainloop_shared = mainloop.size;
+  st.epilogue_shared = epilogue.size;
+  return st;
 }
 
 class Sm80Multistage final : public KernelFamily {
@@ -415,77 +401,60 @@ class Sm80Multistage final : public KernelFamily {
   /// cp.async and the Sm80 mma.sync instructions exist from compute capability 8.0 on.
   bool runs_on(int sm) const override { return sm >= 80; }
 
-  std::optional<std::string> claims(const KernelConfig& cfg, int sm) const override {
+  bool claims(const KernelConfig& cfg, int sm) const override {
+    return sm == 80 || sm == 86 || sm == 87 || sm == 89 || cfg.warp ||
+           cfg.schedule == Schedule::Multistage;
+  }
+  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
     if (sm == 80 || sm == 86 || sm == 87 || sm == 89)
-      return "sm_" + std::to_string(sm) +
-             " has no CUTLASS 3.x collective builder: the 2.x multistage device::Gemm";
-    if (cfg.warp) return std::string("a warp tile is given (CUTLASS 2.x multistage)");
-    if (cfg.schedule == Schedule::Multistage) return std::string("schedule 'multistage'");
-    return std::nullopt;
+      return diag(Code::claim_sm80_no_3x_builder).arch("arch", sm);
+    if (cfg.warp) return diag(Code::claim_sm80_warp_tile);
+    return diag(Code::claim_sm80_multistage_schedule);
   }
 
-  BuildPlan plan(const KernelConfig& cfg) const override {
-    BuildPlan p;
+  Plan decide(const KernelConfig& cfg, bool explain) const override {
+    Plan p;
+    Findings why(explain);
     p.auto_stages = !cfg.stages.has_value();
     p.stages = cfg.stages.value_or(kDefaultStages);
     // Stages = 2 selects DefaultMma's two-stage specialization (MmaPipelined, which asserts
     // kStages == 2: gemm/threadblock/mma_pipelined.h:137); Stages >= 3 MmaMultistage.
     p.min_stages = 2;
-    p.capacity_constant = 0;  // no builder rule in 2.x
-    p.overflow = Overflow::RuntimeRun2x;
-    p.stage_spelling = "kStages = {}";
+    p.overflow = Overflow::RuntimeRun2x;  // no builder rule in 2.x: rule.capacity_constant = 0
+    p.stage_param = StageParam::cutlass_kstages;
 
     Derived x;
     p.sizes_known = derive(cfg, x);
-    check(cfg, x, p.sizes_known, p.stages, p.invalid);
+    check(cfg, x, p.sizes_known, p.stages, why);
 
     const bool pipelined = p.stages == 2;
-    p.kernel = "cutlass::gemm::device::Gemm (" +
-               std::string(pipelined ? "MmaPipelined" : "MmaMultistage") + ", " +
-               shape_text(x.tile) + " / warp " + shape_text(x.warp) + ", " +
-               std::to_string(p.stages) + " stages)";
-    if (p.auto_stages)
-      p.notes.push_back(
-          "CUTLASS 2.x has no automatic stage count: device::Gemm's Stages defaults to "
-          "DefaultGemmConfiguration<OpClassTensorOp, Sm80>::kStages = 3 "
-          "(gemm/device/default_gemm_configuration.h:470)");
-    if (x.default_warp)
-      p.notes.push_back("no warp tile given: device::Gemm's default WarpShape 64x64x64 "
-                        "(gemm/device/default_gemm_configuration.h:468)");
-    if (pipelined)
-      p.notes.push_back("Stages = 2 selects DefaultMma's two-stage MmaPipelined mainloop "
-                        "(gemm/threadblock/default_mma.h:190-258), not cp.async MmaMultistage");
-    if (p.sizes_known && !cfg.cd_row_major)
-      p.notes.push_back("column-major C/D: device::Gemm runs the transposed row-major kernel "
-                        "(gemm/device/gemm.h:572-630), so B is the M-side operand");
+    if (explain)
+      p.kernel = "cutlass::gemm::device::Gemm (" +
+                 std::string(pipelined ? "MmaPipelined" : "MmaMultistage") + ", " +
+                 shape_text(x.tile) + " / warp " + shape_text(x.warp) + ", " +
+                 std::to_string(p.stages) + " stages)";
+    if (p.auto_stages) why.note([] { return diag(Code::sm80_default_stages); });
+    if (x.default_warp) why.note([] { return diag(Code::sm80_default_warp); });
+    if (pipelined) why.note([] { return diag(Code::sm80_two_stage_pipelined); });
+    if (p.sizes_known && !cfg.cd_row_major) why.note([] { return diag(Code::sm80_column_major_output); });
     if (pipelined && p.sizes_known && x.f32_fast_f16)
-      p.notes.push_back("f32 x f32 with 2 stages: DefaultMma<float, ..., 2> "
-                        "(gemm/threadblock/default_mma.h:260-320) uses OpMultiplyAddFastF16 and "
-                        "stores A and B as half_t in shared memory");
-    if (p.sizes_known && p.stages >= 1) {
-      const Storage st = storage(cfg, p, p.stages);
+      why.note([] { return diag(Code::sm80_f32_two_stage_half); });
+    if (explain && p.sizes_known && p.stages >= 1) {
+      const Storage st = union_storage(x, p.stages);
       // Worth saying only when the epilogue is the larger member of the union.
       if (st.epilogue_shared > st.mainloop_shared)
-        p.notes.push_back(
-          "mainloop (" + std::to_string(st.mainloop_shared) + " B) and epilogue (" +
-          std::to_string(st.epilogue_shared) +
-          " B) share one union (gemm/kernel/gemm.h:139-142); the kernel requests the larger");
+        why.note([&] {
+          return diag(Code::sm80_union_epilogue_larger).bytes("mainloop_bytes", st.mainloop_shared)
+              .bytes("epilogue_bytes", st.epilogue_shared);
+        });
     }
+    p.state.store(x);
+    p.take(std::move(why));
     return p;
   }
 
-  Storage storage(const KernelConfig& cfg, const BuildPlan& plan, int stages) const override {
-    (void)plan;
-    Derived x;
-    derive(cfg, x);
-    const Field mainloop = mainloop_field(x, stages);
-    const Field epilogue = epilogue_field(x);
-    Storage st;
-    // union SharedStorage { Mma::SharedStorage main_loop; Epilogue::SharedStorage epilogue; }
-    st.kernel = make_union({mainloop, epilogue});
-    st.mainloop_shared = mainloop.size;
-    st.epilogue_shared = epilogue.size;
-    return st;
+  Storage layout(const KernelConfig&, const Plan& plan, int stages) const override {
+    return union_storage(plan.state.get<Derived>(), stages);
   }
 };
 

@@ -1,0 +1,97 @@
+// Which limits a config is analysed against: the target rules of `tilefit check` (README,
+// "Where the limits come from"), as a library, behind the DeviceSource interface.
+//
+//   --arch A    the built-in table for A, for every config (overrides the configs' arch; the
+//               result carries arch_overridden);
+//   --device N  GPU N, queried; a config whose arch differs is invalid (arch_mismatch);
+//   --builtin   the built-in table for each config's own arch; no GPU is asked; a config
+//               without arch is an input error;
+//   none        a config with an arch uses a present GPU of that architecture, else the table;
+//               one without arch uses GPU 0, and with no GPU that is a device error.
+// GPUs are asked at most once per resolver, and only when a rule needs them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilefit/device/device_source.hpp"
+#include "tilefit/model/arch.hpp"
+#include "tilefit/model/config.hpp"
+#include "tilefit/model/diagnostic.hpp"
+
+namespace tilefit::analysis {
+
+/// What the user asked for.
+struct TargetRequest {
+  enum class Mode { per_config, arch, device, builtin };
+  Mode mode = Mode::per_config;
+  int arch = 0;     ///< Mode::arch: compute capability (must be in the built-in table)
+  int device = -1;  ///< Mode::device: GPU index
+};
+
+/// "per-config", "arch", "device", "builtin" (the JSON `target.mode`).
+std::string_view mode_name(TargetRequest::Mode m);
+
+/// Where one result's limits came from.
+struct Target {
+  enum class Source { builtin, device };
+  Source source = Source::builtin;
+  int device = -1;          ///< Source::device: the GPU index
+  std::string device_name;  ///< Source::device: "NVIDIA H200"
+  model::Limits limits;
+};
+
+/// "builtin" or "device".
+std::string_view source_name(Target::Source s);
+
+/// The built-in table's target for `sm` (which must be in the table).
+Target builtin_target(int sm);
+/// A queried GPU's target.
+Target device_target(const device::DeviceInfo& d);
+
+/// One config, resolved.
+struct Resolution {
+  enum class Kind {
+    analyse,       ///< evaluate `config` against `target`
+    mismatch,      ///< --device N with a config for another arch: invalid, `why` says so
+    input_error,   ///< the request cannot apply to this config (`field`, `message`)
+    device_error,  ///< a GPU was needed and none could be asked (`message`)
+  };
+  Kind kind = Kind::analyse;
+  model::KernelConfig config;  ///< with the arch that is analysed
+  Target target;
+  /// Diagnostics to put before (arch_overridden) and after (limits_from_device) the model's.
+  std::vector<model::Diagnostic> before, after;
+  std::optional<model::Diagnostic> why;  ///< Kind::mismatch: arch_mismatch
+  std::string field;    ///< Kind::input_error
+  std::string message;  ///< Kind::input_error, Kind::device_error
+};
+
+class TargetResolver {
+ public:
+  TargetResolver(const TargetRequest& request, const device::DeviceSource& devices);
+
+  const TargetRequest& request() const { return request_; }
+  /// The one target every config uses (--arch, --device); nullopt when it varies per config
+  /// or when --device's GPU could not be asked.
+  const std::optional<Target>& common() const { return common_; }
+  /// --device N could not be asked: every config is then a device error with this message.
+  const std::optional<device::DeviceError>& device_failure() const { return device_failure_; }
+
+  /// Applies the rules to one config (`arch_given`: the config has its own "arch").
+  Resolution resolve(const model::KernelConfig& cfg, bool arch_given);
+
+ private:
+  const device::DeviceList& all_devices();
+
+  TargetRequest request_;
+  const device::DeviceSource& devices_;
+  std::optional<Target> common_;
+  std::optional<device::DeviceError> device_failure_;
+  std::optional<device::DeviceInfo> chosen_;    ///< --device N
+  std::optional<device::DeviceList> all_;       ///< asked once, when a rule needs it
+};
+
+}  // namespace tilefit::analysis

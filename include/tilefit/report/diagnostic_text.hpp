@@ -1,0 +1,28 @@
+// The sentences of tilefit: one message per diagnostic code, written from the diagnostic's
+// typed values alone. Sample:
+//
+//   over_limit_initialize {stages 3 (builder_pick), smem_bytes 102400, limit_bytes 101376, over_bytes 1024}
+//   -> "the builder picks 3 stages but the kernel then needs 102400 B > 101376 B (over by 1024 B):
+//       it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails and
+//       GemmUniversalAdapter::initialize() returns kErrorInternal"
+//
+// Needs only the standard library (no fmt), so that every layer — the CLI, the C++ API and the
+// JSON writer — can render the same words.
+#pragma once
+
+#include <string>
+
+#include "tilefit/model/diagnostic.hpp"
+
+namespace tilefit::report {
+
+/// The message of `d`, one line. Values a code declares but `d` lacks render as "?".
+std::string message(const model::Diagnostic& d);
+
+/// How a stage count of `param` is written: "StageCount<3>", "kStages = 3", "num_stages 3".
+std::string spell_stages(model::StageParam param, long long stages);
+
+/// A value as text: bytes as the number, an arch as "sm_90", a dtype as "bf16", ...
+std::string value_text(const model::DiagValue& v);
+
+}  // namespace tilefit::report

@@ -1,0 +1,42 @@
+// The one JSON writer for what several reports share: the schema version, limits, targets,
+// breakdowns and diagnostics. Every report (check, device, probe, archs) writes these through
+// here, so a field has one name and one form everywhere. Sample:
+//
+//   "target": {"source": "device", "device": 0, "device_name": "NVIDIA H200", "arch": "sm_90",
+//              "optin_per_block": 232448, "per_sm": 233472, "reserved_per_block": 1024, ...}
+//   "diagnostics": [{"code": "over_limit_initialize", "severity": "error", "message": "...",
+//                    "stages": 3, "builder_pick": true, "smem_bytes": 102400, ...}]
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "tilefit/analysis/target.hpp"
+#include "tilefit/model/arch.hpp"
+#include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/layout.hpp"
+
+namespace tilefit::report {
+
+/// The version of every JSON document tilefit writes (check, sweep, device, probe, archs).
+/// Additions (new fields, new diagnostic codes) keep it; a change of meaning or a removal
+/// raises it.
+inline constexpr int kSchemaVersion = 1;
+
+/// Adds the Limits fields (optin_per_block, per_sm, reserved_per_block, default_per_block,
+/// max_ctas_per_sm, regs_per_sm, threads_per_sm) to `j`.
+void add_limits(nlohmann::ordered_json& j, const model::Limits& lim);
+
+/// {"sm": 90, ...add_limits}.
+nlohmann::ordered_json limits_json(const model::Limits& lim);
+
+/// {"source", ["device", "device_name",] "arch", ...add_limits}.
+nlohmann::ordered_json target_json(const analysis::Target& t);
+
+/// {"code", "severity", "message", then every value by its key}: numbers stay numbers, flags
+/// are booleans, archs "sm_90", types and names strings.
+nlohmann::ordered_json diagnostic_json(const model::Diagnostic& d);
+
+/// The breakdown as ordered {component: bytes}, zero parts omitted.
+nlohmann::ordered_json breakdown_json(const model::Field& f);
+
+}  // namespace tilefit::report

@@ -1,0 +1,82 @@
+#include "tilefit/analysis/check.hpp"
+
+#include <utility>
+
+namespace tilefit::analysis {
+
+std::string problem_text(const Problem& p) {
+  const io::ConfigError& w = p.where;
+  if (w.file.empty() && w.index < 0 && w.field.empty()) return w.message;
+  return io::format_error(w);
+}
+
+Tally tally(const CheckRun& run) {
+  Tally t;
+  t.configs = run.entries.size();
+  for (const Entry& e : run.entries) {
+    switch (e.result.status) {
+      case model::Status::Fits: ++t.fits; break;
+      case model::Status::DoesNotFit: ++t.does_not_fit; break;
+      case model::Status::Invalid: ++t.invalid; break;
+    }
+  }
+  t.errors = run.problems.size();
+  return t;
+}
+
+void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail detail,
+             CheckRun& run) {
+  Resolution res = resolver.resolve(lc.config, lc.arch_given);
+  const std::string& name = lc.config.name;
+  switch (res.kind) {
+    case Resolution::Kind::input_error:
+      run.problems.push_back({Problem::Kind::input, {lc.file, lc.index, name, res.field, res.message}});
+      return;
+    case Resolution::Kind::device_error:
+      run.problems.push_back({Problem::Kind::device, {lc.file, lc.index, name, "", res.message}});
+      return;
+    case Resolution::Kind::mismatch:
+    case Resolution::Kind::analyse:
+      break;
+  }
+  Entry e;
+  e.file = lc.file;
+  e.index = lc.index;
+  e.target = std::move(res.target);
+  e.config = std::move(res.config);
+  if (res.kind == Resolution::Kind::mismatch) {
+    e.result = model::not_evaluated(e.config, e.target.limits, std::move(*res.why));
+  } else {
+    e.result = model::evaluate(e.config, e.target.limits, detail);
+    if (detail == model::Detail::full) {
+      auto& d = e.result.diagnostics;
+      d.insert(d.begin(), std::make_move_iterator(res.before.begin()),
+               std::make_move_iterator(res.before.end()));
+      for (model::Diagnostic& x : res.after) d.push_back(std::move(x));
+    }
+  }
+  run.entries.push_back(std::move(e));
+}
+
+CheckRun check_files(const std::vector<std::string>& files, const TargetRequest& request,
+                     const device::DeviceSource& devices, model::Detail detail) {
+  CheckRun run;
+  run.mode = request.mode;
+  TargetResolver resolver(request, devices);
+  run.common_target = resolver.common();
+  std::vector<io::LoadedConfig> configs;
+  for (const std::string& file : files) {
+    io::LoadResult lr = io::read_config_file(file);
+    for (io::ConfigError& e : lr.errors) run.problems.push_back({Problem::Kind::input, std::move(e)});
+    for (io::LoadedConfig& c : lr.configs) configs.push_back(std::move(c));
+  }
+  if (resolver.device_failure()) {
+    // Nothing can be analysed without the requested GPU: one device problem says why.
+    run.problems.push_back({Problem::Kind::device, {"", -1, "", "", resolver.device_failure()->message}});
+    return run;
+  }
+  for (const io::LoadedConfig& lc : configs) analyse(lc, resolver, detail, run);
+  return run;
+}
+
+}  // namespace tilefit::analysis

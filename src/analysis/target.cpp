@@ -1,0 +1,132 @@
+#include "tilefit/analysis/target.hpp"
+
+namespace tilefit::analysis {
+
+std::string_view mode_name(TargetRequest::Mode m) {
+  switch (m) {
+    case TargetRequest::Mode::per_config: return "per-config";
+    case TargetRequest::Mode::arch: return "arch";
+    case TargetRequest::Mode::device: return "device";
+    case TargetRequest::Mode::builtin: return "builtin";
+  }
+  return "?";
+}
+
+std::string_view source_name(Target::Source s) {
+  return s == Target::Source::device ? "device" : "builtin";
+}
+
+Target builtin_target(int sm) {
+  Target t;
+  t.source = Target::Source::builtin;
+  t.limits = model::find_arch(sm)->limits;
+  return t;
+}
+
+Target device_target(const device::DeviceInfo& d) {
+  Target t;
+  t.source = Target::Source::device;
+  t.device = d.index;
+  t.device_name = d.name;
+  t.limits = d.limits;
+  return t;
+}
+
+TargetResolver::TargetResolver(const TargetRequest& request, const device::DeviceSource& devices)
+    : request_(request), devices_(devices) {
+  if (request_.mode == TargetRequest::Mode::arch) {
+    common_ = builtin_target(request_.arch);
+  } else if (request_.mode == TargetRequest::Mode::device) {
+    device::DeviceResult d = devices_.one(request_.device);
+    if (d.ok()) {
+      chosen_ = d.value();
+      common_ = device_target(*chosen_);
+    } else {
+      device_failure_ = d.error();
+    }
+  }
+}
+
+const device::DeviceList& TargetResolver::all_devices() {
+  if (!all_) all_ = devices_.all();
+  return *all_;
+}
+
+Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_given) {
+  Resolution r;
+  r.config = cfg;
+  switch (request_.mode) {
+    case TargetRequest::Mode::arch:
+      if (arch_given && cfg.arch != request_.arch)
+        r.before.push_back(model::diag(model::Code::arch_overridden)
+                               .arch("arch", cfg.arch)
+                               .arch("target_arch", request_.arch));
+      r.config.arch = request_.arch;
+      r.target = *common_;
+      return r;
+
+    case TargetRequest::Mode::device: {
+      if (!chosen_) {
+        r.kind = Resolution::Kind::device_error;
+        r.message = device_failure_->message;
+        return r;
+      }
+      r.target = *common_;
+      if (arch_given && cfg.arch != chosen_->limits.sm) {
+        r.kind = Resolution::Kind::mismatch;
+        r.why = model::diag(model::Code::arch_mismatch)
+                    .arch("arch", cfg.arch)
+                    .integer("device", chosen_->index)
+                    .name("device_name", chosen_->name)
+                    .arch("device_arch", chosen_->limits.sm);
+        return r;
+      }
+      r.config.arch = chosen_->limits.sm;
+      break;
+    }
+
+    case TargetRequest::Mode::builtin:
+      if (!arch_given) {
+        r.kind = Resolution::Kind::input_error;
+        r.field = "arch";
+        r.message =
+            "missing: --builtin takes the limits of each config's own arch; give the config an "
+            "\"arch\" or use --arch";
+        return r;
+      }
+      r.target = builtin_target(cfg.arch);
+      return r;
+
+    case TargetRequest::Mode::per_config:
+      if (arch_given) {
+        r.target = builtin_target(cfg.arch);
+        const device::DeviceList& list = all_devices();
+        if (list.ok())
+          for (const device::DeviceInfo& d : list.value())
+            if (d.limits.sm == cfg.arch) {
+              r.target = device_target(d);
+              break;
+            }
+      } else {
+        const device::DeviceList& list = all_devices();
+        if (!list.ok() || list.value().empty()) {
+          r.kind = Resolution::Kind::device_error;
+          r.message = "the config has no \"arch\" and no GPU can be asked (" +
+                      (list.ok() ? std::string("no device") : list.error().message) +
+                      "); give the config an \"arch\" or run with --arch";
+          return r;
+        }
+        const device::DeviceInfo& d = list.value().front();
+        r.config.arch = d.limits.sm;
+        r.target = device_target(d);
+      }
+      break;
+  }
+  if (r.target.source == Target::Source::device)
+    r.after.push_back(model::diag(model::Code::limits_from_device)
+                          .integer("device", r.target.device)
+                          .name("device_name", r.target.device_name));
+  return r;
+}
+
+}  // namespace tilefit::analysis

@@ -1,0 +1,32 @@
+#include "cli/output.hpp"
+
+#include <csignal>
+#include <cerrno>
+#include <cstring>
+
+namespace tilefit::cli {
+
+void Output::fail(int err) {
+  if (failed_) return;
+  failed_ = true;
+  problem_ = std::string("cannot write the output: ") + (err ? std::strerror(err) : "write error");
+}
+
+void Output::write(std::string_view text) {
+  if (failed_ || text.empty()) return;
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::ferror(file_))
+    fail(errno);
+}
+
+bool Output::finish() {
+  if (!failed_) {
+    errno = 0;
+    if (std::fflush(file_) != 0 || std::ferror(file_)) fail(errno);
+  }
+  return !failed_;
+}
+
+void Output::report_closed_pipes() { std::signal(SIGPIPE, SIG_IGN); }
+
+}  // namespace tilefit::cli

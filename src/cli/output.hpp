@@ -1,0 +1,37 @@
+// Standard output, checked. Every result goes through Output::write; a write that fails (a full
+// disk, /dev/full, a closed pipe) is remembered, nothing more is written, and finish() turns it
+// into an error (exit 4) instead of a silent success.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace tilefit::cli {
+
+class Output {
+ public:
+  explicit Output(std::FILE* file) : file_(file) {}
+
+  /// Writes `text` (nothing once a write has failed).
+  void write(std::string_view text);
+  /// Flushes; true when everything was written. `problem()` then says what failed otherwise.
+  bool finish();
+  bool failed() const { return failed_; }
+  /// "cannot write the output: No space left on device".
+  const std::string& problem() const { return problem_; }
+
+  /// For machine-readable output (JSON, CSV): a closed pipe must be an error with a message, not
+  /// a silent SIGPIPE death, so SIGPIPE is ignored and EPIPE reported. Tables cut by `| head`
+  /// keep the usual SIGPIPE behaviour.
+  static void report_closed_pipes();
+
+ private:
+  void fail(int err);
+
+  std::FILE* file_;
+  bool failed_ = false;
+  std::string problem_;
+};
+
+}  // namespace tilefit::cli

@@ -1,0 +1,68 @@
+// The one place that parses, runs the chosen subcommand, catches, prints errors and picks the
+// exit code.
+#include <exception>
+#include <string>
+
+#include "cli/cli_context.hpp"
+
+#ifndef TILEFIT_VERSION
+#define TILEFIT_VERSION "0.1.0"
+#endif
+
+namespace tilefit::cli {
+
+int run(int argc, const char* const* argv, Output& out, std::FILE* err) {
+  CLI::App app{"tilefit " TILEFIT_VERSION
+               " - does a GEMM tile configuration fit in GPU shared memory?"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", TILEFIT_VERSION);
+  app.footer(
+      "Exit codes: 0 every config fits; 1 a config does not fit or is invalid; 2 usage or input "
+      "error; 3 device error; 4 the output could not be written; 5 internal error.");
+  Command command;
+  register_check(app, command);
+  register_archs(app, command);
+  register_families(app, command);
+  register_device(app, command);
+  register_probe(app, command);
+
+  // Help and version go to the checked output too.
+  auto finish = [&](int code) {
+    if (out.finish()) return code;
+    std::fprintf(err, "error: %s\n", out.problem().c_str());
+    return static_cast<int>(kExitOutput);
+  };
+  CliContext ctx{out, {}, kExitOk};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out.write(app.help());
+    return finish(kExitOk);
+  } catch (const CLI::CallForAllHelp&) {
+    out.write(app.help("", CLI::AppFormatMode::All));
+    return finish(kExitOk);
+  } catch (const CLI::CallForVersion& e) {
+    out.write(std::string(e.what()) + "\n");
+    return finish(kExitOk);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(err, "error: %s\nrun 'tilefit --help' (or 'tilefit SUBCOMMAND --help') for usage\n",
+                 e.what());
+    return kExitInput;
+  }
+
+  try {
+    if (command) command(ctx);
+  } catch (const CommandError& e) {
+    ctx.error(e.what(), e.exit_code());
+  } catch (const std::exception& e) {
+    ctx.error(std::string("internal error: ") + e.what(), kExitInternal);
+  } catch (...) {
+    ctx.error("internal error: unknown exception", kExitInternal);
+  }
+  if (!out.finish()) ctx.error(out.problem(), kExitOutput);
+  for (const std::string& line : ctx.errors) std::fprintf(err, "error: %s\n", line.c_str());
+  std::fflush(err);
+  return ctx.exit_code;
+}
+
+}  // namespace tilefit::cli

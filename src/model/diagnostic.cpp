@@ -1,0 +1,123 @@
+#include "tilefit/model/diagnostic.hpp"
+
+#include <array>
+
+namespace tilefit::model {
+namespace {
+
+struct CodeInfo {
+  Code code;
+  std::string_view name;
+  Severity severity;
+  std::string_view keys;
+};
+
+constexpr CodeInfo kCodes[] = {
+#define TILEFIT_DIAGNOSTIC(c, s, k) {Code::c, #c, Severity::s, k},
+#include "tilefit/model/diagnostic_codes.def"
+#undef TILEFIT_DIAGNOSTIC
+};
+
+constexpr auto kAllCodes = [] {
+  std::array<Code, std::size(kCodes)> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kCodes[i].code;
+  return out;
+}();
+
+const CodeInfo& info(Code c) { return kCodes[static_cast<std::size_t>(c)]; }
+
+}  // namespace
+
+std::string_view severity_name(Severity s) {
+  switch (s) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::info: return "info";
+  }
+  return "?";
+}
+
+std::span<const Code> all_codes() { return kAllCodes; }
+std::string_view code_name(Code c) { return info(c).name; }
+Severity code_severity(Code c) { return info(c).severity; }
+std::string_view code_keys(Code c) { return info(c).keys; }
+
+std::int64_t pack_operand(const Operand& op) {
+  return static_cast<std::int64_t>(op.elem) | (static_cast<std::int64_t>(op.sf) << 8) |
+         (static_cast<std::int64_t>(op.sf_vec) << 16);
+}
+
+Operand unpack_operand(std::int64_t packed) {
+  Operand op;
+  op.elem = static_cast<DType>(packed & 0xff);
+  op.sf = static_cast<DType>((packed >> 8) & 0xff);
+  op.sf_vec = static_cast<int>(packed >> 16);
+  return op;
+}
+
+Diagnostic::Diagnostic(Code c) : code(c), severity(code_severity(c)) {}
+
+namespace {
+Diagnostic& add(Diagnostic& d, std::string_view key, ValueKind kind, std::int64_t number) {
+  DiagValue v;
+  v.key = key;
+  v.kind = kind;
+  v.number = number;
+  d.values.push_back(std::move(v));
+  return d;
+}
+}  // namespace
+
+Diagnostic& Diagnostic::integer(std::string_view key, std::int64_t v) { return add(*this, key, ValueKind::integer, v); }
+Diagnostic& Diagnostic::bytes(std::string_view key, Bytes v) { return add(*this, key, ValueKind::bytes, v); }
+Diagnostic& Diagnostic::stages(std::string_view key, std::int64_t v, StageParam p) {
+  add(*this, key, ValueKind::stages, v);
+  values.back().param = p;
+  return *this;
+}
+Diagnostic& Diagnostic::flag(std::string_view key, bool v) { return add(*this, key, ValueKind::flag, v ? 1 : 0); }
+Diagnostic& Diagnostic::arch(std::string_view key, int sm) { return add(*this, key, ValueKind::arch, sm); }
+Diagnostic& Diagnostic::dtype(std::string_view key, DType t) {
+  return add(*this, key, ValueKind::dtype, static_cast<std::int64_t>(t));
+}
+Diagnostic& Diagnostic::operand(std::string_view key, const Operand& op) {
+  return add(*this, key, ValueKind::operand, pack_operand(op));
+}
+Diagnostic& Diagnostic::schedule(std::string_view key, Schedule s) {
+  return add(*this, key, ValueKind::schedule, static_cast<std::int64_t>(s));
+}
+Diagnostic& Diagnostic::epilogue(std::string_view key, EpilogueVariant v) {
+  return add(*this, key, ValueKind::epilogue, static_cast<std::int64_t>(v));
+}
+Diagnostic& Diagnostic::mma(std::string_view key, Mma m) {
+  return add(*this, key, ValueKind::mma, static_cast<std::int64_t>(m));
+}
+Diagnostic& Diagnostic::name(std::string_view key, std::string_view text) {
+  add(*this, key, ValueKind::name, 0);
+  values.back().text = std::string(text);
+  return *this;
+}
+
+const DiagValue* Diagnostic::find(std::string_view key) const {
+  for (const DiagValue& v : values)
+    if (v.key == key) return &v;
+  return nullptr;
+}
+
+std::int64_t Diagnostic::number(std::string_view key) const {
+  const DiagValue* v = find(key);
+  return v ? v->number : 0;
+}
+
+std::string_view Diagnostic::text(std::string_view key) const {
+  const DiagValue* v = find(key);
+  return v ? std::string_view(v->text) : std::string_view();
+}
+
+void Findings::merge(Findings&& other) {
+  invalid_ = invalid_ || other.invalid_;
+  for (Diagnostic& d : other.reasons_) reasons_.push_back(std::move(d));
+  for (Diagnostic& d : other.notes_) notes_.push_back(std::move(d));
+}
+
+}  // namespace tilefit::model

@@ -1,0 +1,43 @@
+#include "report/archs_report.hpp"
+
+#include "report/table.hpp"
+#include "tilefit/model/arch.hpp"
+#include "tilefit/report/json.hpp"
+
+namespace tilefit::report {
+
+std::string archs_text() {
+  using A = Table::Align;
+  Table t({{"ARCH", A::left, 7}, {"OPT-IN/BLOCK", A::right, 13, 1}, {"PER SM", A::right, 9, 1},
+           {"RESERVED", A::right, 9, 1}, {"DEFAULT", A::right, 9, 1}, {"CTAs/SM", A::right, 8, 1},
+           {"REGS/SM", A::right, 8, 1}, {"THR/SM", A::right, 8, 1}, {"EXAMPLES", A::left, 0, 2}});
+  for (const model::ArchInfo& a : model::builtin_archs()) {
+    const model::Limits& l = a.limits;
+    t.add_row({model::arch_name(l.sm), std::to_string(l.optin_per_block), std::to_string(l.per_sm),
+               std::to_string(l.reserved_per_block), std::to_string(l.default_per_block),
+               std::to_string(l.max_ctas_per_sm), std::to_string(l.regs_per_sm),
+               std::to_string(l.threads_per_sm), std::string(a.examples)});
+  }
+  return t.render() +
+         "\nBytes. Sources: CCCL arch_traits.h and CUTLASS arch.h / library.py (see `--format json`);\n"
+         "a GPU's own answer (`tilefit device`) wins over this table.\n";
+}
+
+nlohmann::ordered_json archs_json() {
+  nlohmann::ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const model::ArchInfo& a : model::builtin_archs()) {
+    nlohmann::ordered_json r;
+    r["arch"] = model::arch_name(a.limits.sm);
+    r["examples"] = std::string(a.examples);
+    r["sm"] = a.limits.sm;
+    add_limits(r, a.limits);
+    r["source"] = std::string(a.source);
+    rows.push_back(std::move(r));
+  }
+  j["archs"] = std::move(rows);
+  return j;
+}
+
+}  // namespace tilefit::report

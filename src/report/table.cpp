@@ -1,0 +1,51 @@
+#include "report/table.hpp"
+
+#include <algorithm>
+
+namespace tilefit::report {
+
+Table::Table(std::vector<Column> columns, bool header)
+    : columns_(std::move(columns)), header_(header) {}
+
+void Table::add_row(std::vector<std::string> cells, std::string after) {
+  cells.resize(columns_.size());
+  rows_.push_back(std::move(cells));
+  after_.push_back(std::move(after));
+}
+
+std::string Table::line(const std::vector<std::string>& cells,
+                        const std::vector<std::size_t>& width) const {
+  std::string out;
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    if (c) out.append(columns_[c].gap, ' ');
+    const std::string& cell = cells[c];
+    const std::size_t pad = width[c] > cell.size() ? width[c] - cell.size() : 0;
+    if (columns_[c].align == Align::right) out.append(pad, ' ');
+    out += cell;
+    if (columns_[c].align == Align::left) out.append(pad, ' ');
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out + "\n";
+}
+
+std::string Table::render() const {
+  if (rows_.empty()) return "";
+  std::vector<std::size_t> width(columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    width[c] = std::max(columns_[c].min_width, header_ ? columns_[c].head.size() : 0);
+    for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out;
+  if (header_) {
+    std::vector<std::string> heads;
+    for (const Column& c : columns_) heads.push_back(c.head);
+    out += line(heads, width);
+  }
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    out += line(rows_[i], width);
+    out += after_[i];
+  }
+  return out;
+}
+
+}  // namespace tilefit::report

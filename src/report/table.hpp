@@ -1,0 +1,43 @@
+// The one table builder of every text report (check, device, probe, archs): a column model
+// rendered column-aligned, trailing spaces trimmed. Sample (tilefit check):
+//
+//   NAME                     KERNEL             ARCH    TILE         STAGES  MAX  SMEM / LIMIT (B)
+//   moe_CtaShape128x128x64B  sm120_blockscaled  sm_120  128x128x128  4 auto    4    89088 / 101376
+//       - a line placed under its row ("after" text)
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tilefit::report {
+
+class Table {
+ public:
+  enum class Align { left, right };
+  struct Column {
+    std::string head;
+    Align align = Align::left;
+    std::size_t min_width = 0;  ///< width even when every cell is narrower
+    std::size_t gap = 2;        ///< spaces before the column (ignored for the first)
+  };
+
+  /// `header`: print the heads as the first line (only when there is at least one row).
+  explicit Table(std::vector<Column> columns, bool header = true);
+
+  /// A row of one cell per column; `after` is printed verbatim under it (lines ending in '\n').
+  void add_row(std::vector<std::string> cells, std::string after = "");
+  bool empty() const { return rows_.empty(); }
+
+  std::string render() const;
+
+ private:
+  std::string line(const std::vector<std::string>& cells, const std::vector<std::size_t>& width) const;
+
+  std::vector<Column> columns_;
+  bool header_;
+  std::vector<std::vector<std::string>> rows_;
+  std::vector<std::string> after_;
+};
+
+}  // namespace tilefit::report
