@@ -63,8 +63,12 @@ void register_device(CLI::App& app, Command& cmd);
 void register_probe(CLI::App& app, Command& cmd);
 void register_families(CLI::App& app, Command& cmd);
 
-/// Parses `argv`, runs the subcommand, prints its errors and returns the exit code. Catches
-/// everything: a usage error exits 2, an unwritable output 4, any other exception 5.
-int run(int argc, const char* const* argv, Output& out, std::FILE* err);
+/// Registers more subcommands (tests add one that throws, to see the internal-error path).
+using Extension = std::function<void(CLI::App& app, Command& cmd)>;
+
+/// Parses `argv`, runs the subcommand, prints its errors to `err` and returns the exit code.
+/// Catches everything: a usage error exits 2, an unwritable output 4, any other exception 5.
+int run(int argc, const char* const* argv, Output& out, std::FILE* err,
+        const Extension& extension = {});
 
 }  // namespace tilefit::cli

@@ -11,7 +11,7 @@
 
 namespace tilefit::cli {
 
-int run(int argc, const char* const* argv, Output& out, std::FILE* err) {
+int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Extension& extension) {
   CLI::App app{"tilefit " TILEFIT_VERSION
                " - does a GEMM tile configuration fit in GPU shared memory?"};
   app.require_subcommand(1);
@@ -25,6 +25,7 @@ int run(int argc, const char* const* argv, Output& out, std::FILE* err) {
   register_families(app, command);
   register_device(app, command);
   register_probe(app, command);
+  if (extension) extension(app, command);
 
   // Help and version go to the checked output too.
   auto finish = [&](int code) {

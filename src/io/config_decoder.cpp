@@ -7,6 +7,7 @@
 #include "io/json_fields.hpp"
 #include "io/suggest.hpp"
 #include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/vocabulary.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config_limits.hpp"
 #include "tilefit/model/dtype.hpp"
@@ -19,8 +20,7 @@ using model::DType;
 using model::Operand;
 
 const std::vector<std::string>& epilogue_field_names() {
-  static const std::vector<std::string> k = {"variant",  "tile",   "stages_c",
-                                             "stages_d", "sf_vec", "sf"};
+  static const std::vector<std::string> k = field_names(epilogue_fields());
   return k;
 }
 
@@ -478,10 +478,7 @@ class Decoder {
 }  // namespace
 
 const std::vector<std::string>& config_field_names() {
-  static const std::vector<std::string> k = {
-      "name",   "arch", "kernel", "tile",    "cluster", "dtype",      "a",        "b",
-      "sf_vec", "c",    "d",      "acc",     "layout",  "schedule",   "epilogue", "grouped",
-      "stages", "mma",  "warp",   "swap_ab", "comment", "description"};
+  static const std::vector<std::string> k = field_names(config_fields());
   return k;
 }
 

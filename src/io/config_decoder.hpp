@@ -29,7 +29,7 @@ struct DecodedConfig {
 /// error; the reader turns it off once it lists no more errors).
 DecodedConfig decode_config(const Value& v, std::size_t index, bool too_large, bool suggest = true);
 
-/// Fields a config may have, in the order of the design's table (for did-you-mean and
+/// Fields a config may have (tilefit/io/vocabulary.hpp), in order (for did-you-mean and
 /// "allowed:" lists).
 const std::vector<std::string>& config_field_names();
 

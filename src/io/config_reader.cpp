@@ -10,6 +10,7 @@
 #include "io/json_stream.hpp"
 #include "io/suggest.hpp"
 #include "io/text_checks.hpp"
+#include "tilefit/io/vocabulary.hpp"
 
 namespace tilefit::io {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 using detail::Value;
 
 const std::vector<std::string>& top_level_keys() {
-  static const std::vector<std::string> k = {"configs", "$schema", "description", "comment"};
+  static const std::vector<std::string> k = field_names(file_fields());
   return k;
 }
 

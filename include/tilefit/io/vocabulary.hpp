@@ -1,0 +1,64 @@
+// The config vocabulary, in one place: every field a config file may hold, its type as the
+// README writes it, what it means, and what kind of value it takes. The decoder's list of known
+// fields and its did-you-mean candidates, the README's "Config format" table (a test compares
+// them) and the JSON Schema of `tilefit schema` all come from these tables. Allowed values and
+// their aliases come from the model's own name tables (model::schedule_choices() and friends).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilefit::io {
+
+/// What a field's value is (the decoder reads it, the schema describes it).
+enum class FieldKind {
+  name,              ///< a string label
+  text,              ///< free text (comment, description, $schema)
+  arch,              ///< "sm90", "sm_120a", 90, "9.0", ...
+  kernel,            ///< a family name
+  tile,              ///< [M, N, K], "MxNxK" or a TensorRT-LLM "CtaShape…B" name
+  extents3,          ///< [x, y, z] or "XxYxZ" (cluster, warp)
+  extents2,          ///< [m, n] or "MxN" (epilogue tile)
+  operand,           ///< an operand format or element type
+  element,           ///< an element type
+  element_or_null,   ///< an element type or null (no C source)
+  sf_vec,            ///< 16 or 32
+  layout,            ///< "tn", "tnt", ...
+  schedule,          ///< a Schedule
+  epilogue,          ///< a variant name or an epilogue object
+  epilogue_variant,  ///< a variant name
+  boolean,
+  stages,            ///< "auto" or an integer
+  stage_count,       ///< an integer (epilogue stages)
+  mma,               ///< an Mma
+  scale_type,        ///< ue4m3 or ue8m0
+  configs,           ///< the file's array of configs
+};
+
+struct FieldSpec {
+  std::string_view name;
+  std::string_view type;     ///< as the README's "type" column writes it
+  std::string_view meaning;  ///< as the README's "meaning" column writes it
+  FieldKind kind;
+};
+
+/// The fields of one config, in the README's order.
+std::span<const FieldSpec> config_fields();
+/// The fields of an epilogue object ({"variant": ..., "tile": ...}).
+std::span<const FieldSpec> epilogue_fields();
+/// The top-level members of a config file object.
+std::span<const FieldSpec> file_fields();
+
+/// The names of `fields`, in order (the decoder's known keys and did-you-mean candidates).
+std::vector<std::string> field_names(std::span<const FieldSpec> fields);
+
+/// The allowed names of a choice kind (schedule, epilogue_variant, mma, scale_type, kernel,
+/// element, operand), aliases included, from the model's tables.
+std::vector<std::string> allowed_names(FieldKind kind);
+
+/// The README's "Config format" table (header and one row per config field).
+std::string config_table_markdown();
+
+}  // namespace tilefit::io

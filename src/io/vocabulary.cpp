@@ -1,0 +1,112 @@
+#include "tilefit/io/vocabulary.hpp"
+
+#include "io/suggest.hpp"
+#include "tilefit/model/config.hpp"
+#include "tilefit/model/dtype.hpp"
+#include "tilefit/model/family.hpp"
+
+namespace tilefit::io {
+namespace {
+
+using K = FieldKind;
+
+constexpr FieldSpec kConfigFields[] = {
+    {"name", "string", "label; default `#<index>`", K::name},
+    {"arch", "string or number",
+     "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; must be in the built-in table", K::arch},
+    {"kernel", "string",
+     "family: `sm120_blockscaled`, `sm120_dense`, `sm90_tma_ws`, `sm100_umma`, `sm80_multistage`; "
+     "default: inferred from arch and types",
+     K::kernel},
+    {"tile", "`[M,N,K]`, `\"MxNxK\"`, or a TensorRT-LLM name `\"CtaShape128x256x64B\"`",
+     "CTA tile in elements (SM100: the MMA tile); integers 1…65536. A trailing `B` means K is in "
+     "bytes, as in TensorRT-LLM / FlashInfer enum names: `CtaShape128x256x64B` with nvfp4 is "
+     "128×256×128",
+     K::tile},
+    {"cluster", "`[x,y,z]`", "default `[1,1,1]`", K::extents3},
+    {"dtype", "string", "shorthand for `a` and `b`", K::operand},
+    {"a", "string",
+     "`nvfp4`, `mxfp4`, `mxfp6`, `mxfp8`, or an element type: `e2m1` (`fp4`), `e2m3`, `e3m2` "
+     "(`fp6`), `e4m3` (`fp8`), `e5m2`, `bf16`, `f16`, `f32`, `tf32`, `s8`, `u8`",
+     K::operand},
+    {"b", "string", "as `a`", K::operand},
+    {"sf_vec", "16 or 32",
+     "scale-factor vector size (block-scaled only; implied by `nvfp4` = 16, `mx*` = 32)", K::sf_vec},
+    {"c", "string or null", "C source (`null` = no C); defaults to `d`", K::element_or_null},
+    {"d", "string", "D output; default `bf16`", K::element},
+    {"acc", "string", "accumulator; default `f32`", K::element},
+    {"layout", "string",
+     "CUTLASS letters for A, B (and C/D): `tn` (default), `tnt`, `tnn`, … (A `t` = K-major; B `n` "
+     "= K-major; C/D `t` = row-major)",
+     K::layout},
+    {"schedule", "string", "`auto`, `cooperative`, `pingpong`, `1sm`, `2sm`, `multistage`", K::schedule},
+    {"epilogue", "string or object",
+     "`auto`, `tma`, `nosmem`, `blockscale_out`, `trtllm_default`, `finalize`; object form "
+     "`{\"variant\": …, \"tile\": [m,n], \"stages_c\": …, \"stages_d\": …, \"sf_vec\": …, \"sf\": …}`",
+     K::epilogue},
+    {"grouped", "bool", "ptr-array / MoE grouped kernel", K::boolean},
+    {"stages", "`\"auto\"` or integer",
+     "`auto` = the builder's `StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>` "
+     "rule; integers 1…4096",
+     K::stages},
+    {"mma", "string",
+     "block-scaled instruction: `auto`, `f8f6f4` (fp4/fp6 stored as one byte), `nvf4`", K::mma},
+    {"warp", "`[m,n,k]`", "warp tile, `sm80_multistage` only", K::extents3},
+    {"swap_ab", "bool", "TensorRT-LLM's transposed MoE launch (C/D become column-major)", K::boolean},
+    {"comment", "string", "free text, ignored", K::text},
+    {"description", "string", "free text, ignored", K::text},
+};
+
+constexpr FieldSpec kEpilogueFields[] = {
+    {"variant", "string", "`auto`, `tma`, `nosmem`, `blockscale_out`, `trtllm_default`, `finalize`",
+     K::epilogue_variant},
+    {"tile", "`[m,n]`", "explicit epilogue tile", K::extents2},
+    {"stages_c", "integer", "override StagesC", K::stage_count},
+    {"stages_d", "integer", "override StagesD", K::stage_count},
+    {"sf_vec", "16 or 32", "`blockscale_out`: output scale-factor vector size", K::sf_vec},
+    {"sf", "string", "`blockscale_out`: output scale-factor type, `ue4m3` or `ue8m0`", K::scale_type},
+};
+
+constexpr FieldSpec kFileFields[] = {
+    {"configs", "array", "the configs", K::configs},
+    {"$schema", "string", "a JSON Schema reference, ignored", K::text},
+    {"description", "string", "free text, ignored", K::text},
+    {"comment", "string", "free text, ignored", K::text},
+};
+
+}  // namespace
+
+std::span<const FieldSpec> config_fields() { return kConfigFields; }
+std::span<const FieldSpec> epilogue_fields() { return kEpilogueFields; }
+std::span<const FieldSpec> file_fields() { return kFileFields; }
+
+std::vector<std::string> field_names(std::span<const FieldSpec> fields) {
+  std::vector<std::string> out;
+  out.reserve(fields.size());
+  for (const FieldSpec& f : fields) out.emplace_back(f.name);
+  return out;
+}
+
+std::vector<std::string> allowed_names(FieldKind kind) {
+  switch (kind) {
+    case K::schedule: return detail::split_choices(model::schedule_choices());
+    case K::epilogue:
+    case K::epilogue_variant: return detail::split_choices(model::epilogue_choices());
+    case K::mma: return detail::split_choices(model::mma_choices());
+    case K::scale_type: return {"ue4m3", "ue8m0"};
+    case K::kernel: return detail::split_choices(model::family_choices());
+    case K::element:
+    case K::element_or_null: return detail::split_choices(model::dtype_choices());
+    case K::operand: return detail::split_choices(model::operand_choices());
+    default: return {};
+  }
+}
+
+std::string config_table_markdown() {
+  std::string out = "| field | type | meaning |\n|---|---|---|\n";
+  for (const FieldSpec& f : kConfigFields)
+    out += "| `" + std::string(f.name) + "` | " + std::string(f.type) + " | " + std::string(f.meaning) + " |\n";
+  return out;
+}
+
+}  // namespace tilefit::io
