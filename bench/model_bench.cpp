@@ -1,9 +1,14 @@
-// How many configs per second the model evaluates (design.md: "millions of configs per
-// second"). Each iteration is a full evaluate(): family inference, the builder's stage count,
-// the SharedStorage layout, the max_stages search and the notes.
+// How many configs per second the model evaluates, in three forms per config:
+//   Verdict   evaluate(..., Detail::verdict): family inference, the builder's stage count, the
+//             SharedStorage layout and the max_stages search — numbers only (the sweep path);
+//   Full      evaluate(..., Detail::full): also the breakdown, the kernel name and every typed
+//             diagnostic (no text);
+//   Explained Full plus every diagnostic's message written by the report layer (what `check`
+//             prints: "with explanations").
 #include <benchmark/benchmark.h>
 
 #include "tilefit/model/evaluate.hpp"
+#include "tilefit/report/diagnostic_text.hpp"
 
 namespace {
 
@@ -23,43 +28,50 @@ KernelConfig config(int arch, long long m, long long n, long long k, const char*
   return c;
 }
 
-void run(benchmark::State& state, const KernelConfig& c) {
+enum class Form { verdict, full, explained };
+
+void run(benchmark::State& state, const KernelConfig& c, Form form) {
   const Limits lim = find_arch(c.arch)->limits;
   for (auto _ : state) {
-    Result r = evaluate(c, lim);
+    Result r = evaluate(c, lim, form == Form::verdict ? Detail::verdict : Detail::full);
+    if (form == Form::explained)
+      for (const Diagnostic& d : r.diagnostics) {
+        std::string m = tilefit::report::message(d);
+        benchmark::DoNotOptimize(m);
+      }
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_Sm120MoeFinalize(benchmark::State& s) {
-  run(s, config(120, 128, 256, 128, "nvfp4", true, EpilogueVariant::Finalize));
-}
-void BM_Sm120Dense(benchmark::State& s) {
-  run(s, config(120, 128, 128, 128, "nvfp4", false, EpilogueVariant::Auto));
-}
-void BM_Sm90Tma(benchmark::State& s) {
-  run(s, config(90, 128, 256, 64, "bf16", false, EpilogueVariant::Tma));
-}
-
+// The story's FINALIZE tile (does not fit: the most diagnostics).
+KernelConfig sm120_moe_finalize() { return config(120, 128, 256, 128, "nvfp4", true, EpilogueVariant::Finalize); }
+KernelConfig sm120_blockscaled() { return config(120, 128, 128, 128, "nvfp4", false, EpilogueVariant::Auto); }
+KernelConfig sm90_tma() { return config(90, 128, 256, 64, "bf16", false, EpilogueVariant::Tma); }
 // Doc §5.7 A: dense bf16 1SM UMMA 128x256x64 on B200, auto epilogue.
-void BM_Sm100(benchmark::State& s) {
-  run(s, config(100, 128, 256, 64, "bf16", false, EpilogueVariant::Auto));
-}
+KernelConfig sm100() { return config(100, 128, 256, 64, "bf16", false, EpilogueVariant::Auto); }
 // Doc §6.2: 2.x multistage f16 (f32 accumulate, f16 C/D) 128x256x64 / warp 64x64x64, 3 stages.
-void BM_Sm80(benchmark::State& s) {
+KernelConfig sm80() {
   KernelConfig c = config(80, 128, 256, 64, "f16", false, EpilogueVariant::Auto);
   c.warp = {{64, 64, 64}};
   c.c = c.d = DType::F16;
   c.stages = 3;
-  run(s, c);
+  return c;
 }
 
-BENCHMARK(BM_Sm120MoeFinalize);
-BENCHMARK(BM_Sm120Dense);
-BENCHMARK(BM_Sm90Tma);
-BENCHMARK(BM_Sm100);
-BENCHMARK(BM_Sm80);
+#define TILEFIT_BENCH(name, make)                                                                   \
+  void BM_##name##_Verdict(benchmark::State& s) { run(s, make(), Form::verdict); }                 \
+  void BM_##name##_Full(benchmark::State& s) { run(s, make(), Form::full); }                       \
+  void BM_##name##_Explained(benchmark::State& s) { run(s, make(), Form::explained); }             \
+  BENCHMARK(BM_##name##_Verdict);                                                                  \
+  BENCHMARK(BM_##name##_Full);                                                                     \
+  BENCHMARK(BM_##name##_Explained);
+
+TILEFIT_BENCH(Sm120MoeFinalize, sm120_moe_finalize)
+TILEFIT_BENCH(Sm120BlockScaled, sm120_blockscaled)
+TILEFIT_BENCH(Sm90Tma, sm90_tma)
+TILEFIT_BENCH(Sm100, sm100)
+TILEFIT_BENCH(Sm80, sm80)
 
 }  // namespace
 

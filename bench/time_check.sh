@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Times `tilefit check` on a generated 100-config file without a GPU (--builtin), with
-# hyperfine when present, else a loop of 50 runs. Usage: bench/time_check.sh [build dir]
+# Times `tilefit check` on a generated 100-config file without a GPU (--builtin, table and JSON)
+# next to a bare C++ process that prints one line (build/bench/tilefit_hello), with hyperfine
+# when present, else a loop of 50 runs each. Usage: bench/time_check.sh [build dir]
 set -euo pipefail
 build=${1:-build}
 tmp=$(mktemp -d)
@@ -14,12 +15,15 @@ trap 'rm -rf "$tmp"' EXIT
   done
   echo ']}'
 } >"$tmp/100.json"
-cmd="$build/tilefit check $tmp/100.json --builtin --format json"
+cmds=("$build/bench/tilefit_hello" "$build/tilefit check $tmp/100.json --builtin"
+      "$build/tilefit check $tmp/100.json --builtin --format json")
 if command -v hyperfine >/dev/null; then
-  hyperfine -N --warmup 5 -i "$cmd"
+  hyperfine -N --warmup 10 -i "${cmds[@]}"
 else
-  start=$(date +%s%N)
-  for _ in $(seq 50); do $cmd >/dev/null || true; done
-  end=$(date +%s%N)
-  echo "tilefit check, 100 configs: $(( (end - start) / 50000 )) us per run (mean of 50)"
+  for cmd in "${cmds[@]}"; do
+    start=$(date +%s%N)
+    for _ in $(seq 50); do $cmd >/dev/null || true; done
+    end=$(date +%s%N)
+    echo "$cmd: $(( (end - start) / 50000 )) us per run (mean of 50)"
+  done
 fi

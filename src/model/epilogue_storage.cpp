@@ -4,58 +4,71 @@
 
 namespace tilefit::model {
 
-Field EpilogueStorage::tensors() const {
+template <class F>
+F EpilogueStorage::tensors() const {
   switch (kind) {
-    case Kind::nosmem_sm90: return empty_member(Component::EpilogueD);
-    case Kind::nosmem_sm100_legacy: return empty_member(Component::Fusion);
+    case Kind::nosmem_sm90: return empty_member<F>(Component::EpilogueD);
+    case Kind::nosmem_sm100_legacy: return empty_member<F>(Component::Fusion);
     case Kind::nosmem_sm100:
       // struct { FusionStorage thread; array_aligned<uint8_t, 0> buffer; }: 1 + 15 + 16 = 32.
-      return make_struct({empty_member(Component::Fusion), array_aligned(Component::Fusion, 0)});
+      return make_struct({empty_member<F>(Component::Fusion), array_aligned<F>(Component::Fusion, 0)});
     case Kind::tma: break;
   }
   const long long stage_elems = epi_m * epi_n;
-  Field collective;
+  F collective;
   if (c_bits == 0) {
-    const Field d = array_engine(Component::EpilogueD, stage_elems * stages_d, d_bits);
-    collective = make_union({empty_member(Component::EpilogueD), with_align(d, align_d)});
+    const F d = array_engine<F>(Component::EpilogueD, stage_elems * stages_d, d_bits);
+    collective = make_union({empty_member<F>(Component::EpilogueD), with_align(d, align_d)});
   } else if (reuse_smem_c) {
     const Bytes max_stage_bits = stage_elems * std::max(c_bits, d_bits);
     const Bytes c_elems = stage_elems + (stages_c - 1) * (max_stage_bits / c_bits);
     const Bytes d_elems = stage_elems + (stages_c - 1) * (max_stage_bits / d_bits);
     const Bytes mx = std::max(align_c, align_d);
-    collective = make_union({with_align(array_engine(Component::EpilogueCD, c_elems, c_bits), mx),
-                             with_align(array_engine(Component::EpilogueCD, d_elems, d_bits), mx)});
+    collective = make_union({with_align(array_engine<F>(Component::EpilogueCD, c_elems, c_bits), mx),
+                             with_align(array_engine<F>(Component::EpilogueCD, d_elems, d_bits), mx)});
   } else {
     collective = make_struct(
-        {with_align(array_engine(Component::EpilogueC, stage_elems * stages_c, c_bits), align_c),
-         with_align(array_engine(Component::EpilogueD, stage_elems * stages_d, d_bits), align_d)});
+        {with_align(array_engine<F>(Component::EpilogueC, stage_elems * stages_c, c_bits), align_c),
+         with_align(array_engine<F>(Component::EpilogueD, stage_elems * stages_d, d_bits), align_d)});
   }
-  return make_struct({collective, fusion});
+  return make_struct({collective, as<F>(fusion)});
 }
 
-Field EpilogueStorage::pipeline() const {
-  return pipeline_barriers(Component::EpilogueBarriers, kind == Kind::tma ? stages_c : 0);
+template <class F>
+F EpilogueStorage::pipeline() const {
+  return pipeline_barriers<F>(Component::EpilogueBarriers, kind == Kind::tma ? stages_c : 0);
 }
 
-Field EpilogueStorage::tensormaps() const {
+template <class F>
+F EpilogueStorage::tensormaps() const {
   switch (kind) {
-    case Kind::nosmem_sm90: return empty_member(Component::Tensormaps);
+    case Kind::nosmem_sm90: return empty_member<F>(Component::Tensormaps);
     case Kind::nosmem_sm100:
-    case Kind::nosmem_sm100_legacy: return relabel(tensors(), Component::Tensormaps);
+    case Kind::nosmem_sm100_legacy: return relabel(tensors<F>(), Component::Tensormaps);
     case Kind::tma: break;
   }
-  return make_struct({leaf(Component::Tensormaps, 128 * Bytes{descriptors}, 64)}, 128);
+  return make_struct({leaf<F>(Component::Tensormaps, 128 * Bytes{descriptors}, 64)}, 128);
 }
 
-Field EpilogueStorage::shared() const {
+template <class F>
+F EpilogueStorage::shared() const {
   switch (kind) {
-    case Kind::nosmem_sm90: return empty_member(Component::EpilogueD);
+    case Kind::nosmem_sm90: return empty_member<F>(Component::EpilogueD);
     case Kind::nosmem_sm100:
-    case Kind::nosmem_sm100_legacy: return tensors();
+    case Kind::nosmem_sm100_legacy: return tensors<F>();
     case Kind::tma: break;
   }
-  if (ptr_array) return make_struct({tensors(), tensormaps(), pipeline()});
-  return make_struct({tensors(), pipeline()});
+  if (ptr_array) return make_struct({tensors<F>(), tensormaps<F>(), pipeline<F>()});
+  return make_struct({tensors<F>(), pipeline<F>()});
 }
+
+template Field EpilogueStorage::tensors<Field>() const;
+template Extent EpilogueStorage::tensors<Extent>() const;
+template Field EpilogueStorage::pipeline<Field>() const;
+template Extent EpilogueStorage::pipeline<Extent>() const;
+template Field EpilogueStorage::tensormaps<Field>() const;
+template Extent EpilogueStorage::tensormaps<Extent>() const;
+template Field EpilogueStorage::shared<Field>() const;
+template Extent EpilogueStorage::shared<Extent>() const;
 
 }  // namespace tilefit::model

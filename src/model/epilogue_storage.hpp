@@ -47,20 +47,33 @@ struct EpilogueStorage {
   ///   otherwise:  struct { alignas(alignC) C[SC stages]; alignas(alignD) D[SD stages] }
   ///   TensorStorage = struct { collective; FusionStorage }  (an empty fusion is 1 B: P3)
   /// no-smem: 1 B (SM90, SM100 legacy) or 32 B (SM100 EVT).
-  Field tensors() const;
+  template <class F = Field>
+  F tensors() const;
 
   /// PipelineStorage: PipelineTransactionAsync<StagesC> = 16·SC; no-smem: <0>, 2 B.
-  Field pipeline() const;
+  template <class F = Field>
+  F pipeline() const;
 
   /// TensorMapStorage (ptr-array kernels): aligned_struct<128> { TmaDescriptor[descriptors] }
   /// (128 B each, alignas(64)); SM90 no-smem: an empty struct (1 B); SM100 no-smem: the
   /// adapter's EpilogueOp::SharedStorage again (detail.hpp:567).
-  Field tensormaps() const;
+  template <class F = Field>
+  F tensormaps() const;
 
   /// sizeof(CollectiveEpilogue::SharedStorage): the carve-out the builders count.
   ///   TMA: struct { tensors; [tensormaps (ptr-array)]; pipeline }
   ///   no-smem: 1 B (SM90: default_epilogue.hpp:93; SM100 legacy), 32 B (SM100 EVT).
-  Field shared() const;
+  template <class F = Field>
+  F shared() const;
 };
+
+extern template Field EpilogueStorage::tensors<Field>() const;
+extern template Extent EpilogueStorage::tensors<Extent>() const;
+extern template Field EpilogueStorage::pipeline<Field>() const;
+extern template Extent EpilogueStorage::pipeline<Extent>() const;
+extern template Field EpilogueStorage::tensormaps<Field>() const;
+extern template Extent EpilogueStorage::tensormaps<Extent>() const;
+extern template Field EpilogueStorage::shared<Field>() const;
+extern template Extent EpilogueStorage::shared<Extent>() const;
 
 }  // namespace tilefit::model

@@ -33,7 +33,7 @@ void add_smaller_k(Diagnostic& d, const KernelFamily& family, const KernelConfig
     const int lo = lowest_stages(p);
     const int stages = p.auto_stages ? p.stages : lo;
     if (p.auto_stages && p.stages < lo) continue;
-    const Bytes need = family.layout(smaller, p, stages).kernel.size;
+    const Bytes need = family.sizes(smaller, p, stages).kernel.size;
     if (need <= limit) {
       d.integer("smaller_k", k).flag("smaller_k_auto", p.auto_stages)
           .stages("smaller_k_stages", stages, p.stage_param).bytes("smaller_k_bytes", need);
@@ -51,7 +51,7 @@ Diagnostic what_fits(const KernelFamily& family, const KernelConfig& cfg, const 
     const int s = lowest_stages(plan);
     Diagnostic d = diag(Code::no_stage_count_fits);
     d.stages("stages", s, plan.stage_param)
-        .bytes("smem_bytes", family.layout(cfg, plan, s).kernel.size)
+        .bytes("smem_bytes", family.sizes(cfg, plan, s).kernel.size)
         .bytes("limit_bytes", limit);
     add_smaller_k(d, family, cfg, limit);
     return d;
@@ -93,7 +93,7 @@ std::string_view status_name(Status s) {
 
 MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Plan& plan,
                    Bytes limit) {
-  auto size = [&](int s) { return family.layout(cfg, plan, s).kernel.size; };
+  auto size = [&](int s) { return family.sizes(cfg, plan, s).kernel.size; };
   const int lo = lowest_stages(plan);
   const Bytes at_lo = size(lo);
   if (at_lo > limit) return {0, 0};
@@ -180,12 +180,19 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
     if (best.stages > 0) r.max_stages_smem = best.bytes;
   }
   if (builds) {
-    Storage st = family->layout(cfg, plan, plan.stages);
-    r.smem_bytes = st.kernel.size;
-    r.epilogue_smem = st.epilogue_shared;
-    r.mainloop_smem = st.mainloop_shared;
-    r.headroom_bytes = r.limit_bytes - st.kernel.size;
-    if (full) r.breakdown = st.kernel;
+    if (full) {
+      Storage st = family->layout(cfg, plan, plan.stages);
+      r.smem_bytes = st.kernel.size;
+      r.epilogue_smem = st.epilogue_shared;
+      r.mainloop_smem = st.mainloop_shared;
+      r.breakdown = st.kernel;
+    } else {
+      const Sizes st = family->sizes(cfg, plan, plan.stages);
+      r.smem_bytes = st.kernel.size;
+      r.epilogue_smem = st.epilogue_shared;
+      r.mainloop_smem = st.mainloop_shared;
+    }
+    r.headroom_bytes = r.limit_bytes - *r.smem_bytes;
   }
   const bool builder_pick = plan.auto_stages && rule.capacity_constant != 0;
 

@@ -41,6 +41,10 @@ struct Sm120Layout {
 ///    grouped, PersistentTileSchedulerSm90Group<…, 8>: PipelineAsyncSharedStorage<8> (128 B) and
 ///    WorkTileInfo[8] responses (8·16 B) (sm90_tile_scheduler_group.hpp:66-70, 106-129),
 ///    mainloop tensormaps `mainloop_descriptors`·128 B and the epilogue's.
-Storage sm120_layout(const KernelConfig& cfg, const Sm120Layout& s, int stages);
+template <class F>
+BasicStorage<F> sm120_layout(const KernelConfig& cfg, const Sm120Layout& s, int stages);
+
+extern template Storage sm120_layout<Field>(const KernelConfig&, const Sm120Layout&, int);
+extern template Sizes sm120_layout<Extent>(const KernelConfig&, const Sm120Layout&, int);
 
 }  // namespace tilefit::model

@@ -7,22 +7,23 @@
 
 namespace tilefit::model {
 
-/// The pieces a kernel shell assembles into its SharedStorage.
+/// The pieces a kernel shell assembles into its SharedStorage (F = Field or Extent).
+template <class F>
 struct Sm90KernelParts {
-  Field mainloop_tensors;   ///< CollectiveMainloop::TensorStorage
-  Field mainloop_pipeline;  ///< CollectiveMainloop::PipelineStorage (16·S)
-  Field epilogue_tensors;   ///< CollectiveEpilogue::TensorStorage
-  Field epilogue_pipeline;  ///< CollectiveEpilogue::PipelineStorage (16·SC, or 2 B)
+  F mainloop_tensors;   ///< CollectiveMainloop::TensorStorage
+  F mainloop_pipeline;  ///< CollectiveMainloop::PipelineStorage (16·S)
+  F epilogue_tensors;   ///< CollectiveEpilogue::TensorStorage
+  F epilogue_pipeline;  ///< CollectiveEpilogue::PipelineStorage (16·SC, or 2 B)
   bool pingpong = false;    ///< adds OrderedSequenceBarrier<2,2> math_wg_order (32 B)
 
   // Non-grouped kernels only.
-  Field scheduler;          ///< TileScheduler::SharedStorage (SM90: empty, 1 B)
+  F scheduler;          ///< TileScheduler::SharedStorage (SM90: empty, 1 B)
 
   // ptr-array kernels only.
-  Field scheduler_pipeline;   ///< grouped: PipelineAsyncSharedStorage<8> (128 B); array: 1 B
-  Field scheduler_responses;  ///< grouped: WorkTileInfo[8] (128 B); array: CLCResponse[8] (8 B)
-  Field mainloop_tensormaps;  ///< CollectiveMainloop::TensorMapStorage
-  Field epilogue_tensormaps;  ///< CollectiveEpilogue::TensorMapStorage
+  F scheduler_pipeline;   ///< grouped: PipelineAsyncSharedStorage<8> (128 B); array: 1 B
+  F scheduler_responses;  ///< grouped: WorkTileInfo[8] (128 B); array: CLCResponse[8] (8 B)
+  F mainloop_tensormaps;  ///< CollectiveMainloop::TensorMapStorage
+  F epilogue_tensormaps;  ///< CollectiveEpilogue::TensorMapStorage
 };
 
 /// Non-grouped cooperative / pingpong kernel
@@ -34,7 +35,8 @@ struct Sm90KernelParts {
 ///     alignas(16) TileScheduler::SharedStorage scheduler;
 ///     struct TensorStorage : aligned_struct<128> { epilogue; mainloop; } tensors;  // epilogue FIRST
 ///   };
-Field sm90_kernel_storage(const Sm90KernelParts& p);
+template <class F>
+F sm90_kernel_storage(const Sm90KernelParts<F>& p);
 
 /// ptr-array (grouped) cooperative / pingpong kernel
 /// (sm90_gemm_array_tma_warpspecialized_cooperative.hpp:197-228, …pingpong.hpp:203-236):
@@ -47,6 +49,12 @@ Field sm90_kernel_storage(const Sm90KernelParts& p);
 ///     struct TensorMapStorage : aligned_struct<128> {
 ///       alignas(128) mainloop; alignas(128) epilogue; } tensormaps;
 ///   };
-Field sm90_array_kernel_storage(const Sm90KernelParts& p);
+template <class F>
+F sm90_array_kernel_storage(const Sm90KernelParts<F>& p);
+
+extern template Field sm90_kernel_storage(const Sm90KernelParts<Field>&);
+extern template Extent sm90_kernel_storage(const Sm90KernelParts<Extent>&);
+extern template Field sm90_array_kernel_storage(const Sm90KernelParts<Field>&);
+extern template Extent sm90_array_kernel_storage(const Sm90KernelParts<Extent>&);
 
 }  // namespace tilefit::model

@@ -105,12 +105,16 @@ struct Plan {
   void take(Findings&& f);
 };
 
-/// The kernel's shared memory at one stage count.
-struct Storage {
-  Field kernel;               ///< sizeof(GemmKernel::SharedStorage), with its breakdown
+/// The kernel's shared memory at one stage count, as a Field (with the breakdown) or as an
+/// Extent (size and alignment only).
+template <class F>
+struct BasicStorage {
+  F kernel;                   ///< sizeof(GemmKernel::SharedStorage)
   Bytes epilogue_shared = 0;  ///< sizeof(CollectiveEpilogue::SharedStorage) (info)
   Bytes mainloop_shared = 0;  ///< sizeof(CollectiveMainloop::SharedStorage) (info)
 };
+using Storage = BasicStorage<Field>;
+using Sizes = BasicStorage<Extent>;
 
 class KernelFamily {
  public:
@@ -128,9 +132,12 @@ class KernelFamily {
   /// The builder's decisions. With `explain` false (the fast path) no diagnostic and no kernel
   /// name is built; every number is the same.
   virtual Plan decide(const KernelConfig& cfg, bool explain) const = 0;
-  /// The kernel SharedStorage at `stages` (>= 1), from the plan alone. Only called when
-  /// plan.sizes_known.
+  /// The kernel SharedStorage at `stages` (>= 1), from the plan alone, with its breakdown.
+  /// Only called when plan.sizes_known.
   virtual Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const = 0;
+  /// The same sizes without the breakdown: what the max_stages search and sweeps call. A family
+  /// writes its layout once, as a template over Field/Extent, and both overrides call it.
+  virtual Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const = 0;
 };
 
 /// Every family, in inference order.

@@ -58,41 +58,85 @@ struct Field {
   Bytes part(Component c) const { return parts[static_cast<int>(c)]; }
 };
 
+/// The same object without its breakdown: size and alignment only. Every layout in the model is
+/// written once, as a template over the object type, and computed either way: Field when the
+/// breakdown is wanted, Extent for the max_stages search and sweeps (about 10x cheaper).
+struct Extent {
+  Bytes size = 0;
+  Bytes align = 1;
+};
+
 /// A leaf object of `size` bytes and alignment `align`, all attributed to `c`.
-Field leaf(Component c, Bytes size, Bytes align);
+template <class F = Field>
+F leaf(Component c, Bytes size, Bytes align);
+template <>
+Field leaf<Field>(Component c, Bytes size, Bytes align);
+template <>
+inline Extent leaf<Extent>(Component, Bytes size, Bytes align) { return {size, align}; }
 
 /// `alignas(a)` on a member: alignment max(a, natural), size unchanged.
 Field with_align(Field f, Bytes a);
+inline Extent with_align(Extent f, Bytes a) { return {f.size, f.align > a ? f.align : a}; }
 
 /// Moves every byte of `f` (padding included) to component `c`.
 Field relabel(Field f, Component c);
+inline Extent relabel(Extent f, Component) { return f; }
 
 /// A struct of `members` in order; `min_align` models empty aligned bases and alignas on
 /// the struct. Padding between members and at the end is attributed to Padding.
 Field make_struct(std::initializer_list<Field> members, Bytes min_align = 1);
+Extent make_struct(std::initializer_list<Extent> members, Bytes min_align = 1);
 
 /// A union: the largest member's components (the first among equals) plus padding.
 Field make_union(std::initializer_list<Field> members);
+Extent make_union(std::initializer_list<Extent> members);
+
+/// `f` without its breakdown (Extent), or `f` itself (Field).
+template <class F>
+F as(const Field& f);
+template <>
+inline Field as<Field>(const Field& f) { return f; }
+template <>
+inline Extent as<Extent>(const Field& f) { return {f.size, f.align}; }
 
 /// An empty class as a data member: 1 byte, alignment 1, attributed to `c`.
-inline Field empty_member(Component c) { return leaf(c, 1, 1); }
+template <class F = Field>
+F empty_member(Component c) { return leaf<F>(c, 1, 1); }
 
 /// `cute::array_aligned<T,N>` and `cute::ArrayEngine<T,N>` for byte-multiple T
 /// (cute/container/array_aligned.hpp:40, cute/tensor_impl.hpp:71-80):
-/// round_up(bytes, 16), alignment 16.
-Field array_aligned(Component c, Bytes bytes);
+/// round_up(bytes, 16), alignment 16. A zero-length one is an empty alignas(16) class: 16 B
+/// (what an SM120 SFA array of a 64-row tile costs; measured: 64x128x128 pingpong, 95232 B).
+template <class F = Field>
+F array_aligned(Component c, Bytes bytes);
+template <>
+Field array_aligned<Field>(Component c, Bytes bytes);
+template <>
+inline Extent array_aligned<Extent>(Component, Bytes bytes) {
+  return {bytes == 0 ? 16 : round_up(bytes, 16), 16};
+}
 
 /// `cute::ArrayEngine<T,N>` for sub-byte T (cute/container/array_subbyte.hpp:409-412):
-/// ceil(bits / 8) bytes of uint8_t, alignment 1.
-Field array_subbyte(Component c, Bytes bits);
+/// ceil(bits / 8) bytes of uint8_t, alignment 1 (an empty class, 1 B, when bits == 0).
+template <class F = Field>
+F array_subbyte(Component c, Bytes bits) {
+  return bits == 0 ? leaf<F>(c, 1, 1) : leaf<F>(c, bits_to_bytes(bits), 1);
+}
 
 /// ArrayEngine of `count` elements of `bits` each: array_subbyte when bits % 8 != 0,
 /// array_aligned otherwise.
-Field array_engine(Component c, Bytes count, int bits);
+template <class F = Field>
+F array_engine(Component c, Bytes count, int bits) {
+  if (bits % 8 != 0) return array_subbyte<F>(c, count * bits);
+  return array_aligned<F>(c, count * (bits / 8));
+}
 
 /// Pipeline barrier storage of `stages` stages: full[S] + empty[S] ClusterBarriers of 8 B
 /// (pipeline/sm90_pipeline.hpp:271-283, 766-778, 1005-1018) = 16·S, alignment 8.
 /// For S = 0 PipelineTransactionAsync holds two empty cute::array<…,0>: 2 bytes, align 1.
-Field pipeline_barriers(Component c, Bytes stages);
+template <class F = Field>
+F pipeline_barriers(Component c, Bytes stages) {
+  return stages == 0 ? leaf<F>(c, 2, 1) : leaf<F>(c, 16 * stages, 8);
+}
 
 }  // namespace tilefit::model

@@ -294,18 +294,20 @@ Bytes stage_bytes(const Decision& d, const KernelConfig& cfg) {
 /// Mainloop TensorStorage : aligned_struct<128> { ArrayEngine A; ArrayEngine B; [ArrayEngine
 /// SFA; ArrayEngine SFB] } — no alignas on the arrays; fp4 (MXF4/NVF4) A/B are sub-byte arrays
 /// (alignment 1), everything else rounds to 16.
-Field mainloop_tensors(const Decision& d, const KernelConfig& cfg, int stages) {
-  const Field a = array_engine(Component::A, Bytes{stages} * d.a_m * cfg.k, d.a_bits);
-  const Field b = array_engine(Component::B, Bytes{stages} * d.b_n * cfg.k, d.b_bits);
+template <class F>
+F mainloop_tensors(const Decision& d, const KernelConfig& cfg, int stages) {
+  const F a = array_engine<F>(Component::A, Bytes{stages} * d.a_m * cfg.k, d.a_bits);
+  const F b = array_engine<F>(Component::B, Bytes{stages} * d.b_n * cfg.k, d.b_bits);
   if (!d.block_scaled) return make_struct({a, b}, 128);
-  return make_struct({a, b, array_aligned(Component::SFA, stages * d.sfa_stage),
-                      array_aligned(Component::SFB, stages * d.sfb_stage)},
+  return make_struct({a, b, array_aligned<F>(Component::SFA, stages * d.sfa_stage),
+                      array_aligned<F>(Component::SFB, stages * d.sfb_stage)},
                      128);
 }
 
 /// Mainloop TensorMapStorage : aligned_struct<128> { TmaDescriptor × T } (T = 2 or 4).
-Field mainloop_tensormaps(const Decision& d) {
-  return make_struct({leaf(Component::Tensormaps, kTmaDescriptorBytes * d.tensormaps, 64)}, 128);
+template <class F>
+F mainloop_tensormaps(const Decision& d) {
+  return make_struct({leaf<F>(Component::Tensormaps, kTmaDescriptorBytes * d.tensormaps, 64)}, 128);
 }
 
 /// `n` copies of `f` (a C array of structs).
@@ -315,6 +317,7 @@ Field repeat(const Field& f, int count) {
   for (Bytes& p : out.parts) p *= count;
   return out;
 }
+Extent repeat(const Extent& f, int count) { return {f.size * count, f.align}; }
 
 class Sm100Umma final : public KernelFamily {
  public:
@@ -365,13 +368,13 @@ class Sm100Umma final : public KernelFamily {
     return p;
   }
 
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    const Decision& d = plan.state.get<Decision>();
+  template <class F>
+  static BasicStorage<F> assemble(const KernelConfig& cfg, const Decision& d, int stages) {
     const EpilogueStorage& e = d.epi.storage;
-    const Field main_t = mainloop_tensors(d, cfg, stages);
-    const Field main_pipe = pipeline_barriers(Component::MainloopBarriers, stages);
-    const Field epi_t = e.tensors();
-    const Field epi_pipe = e.pipeline();
+    const F main_t = mainloop_tensors<F>(d, cfg, stages);
+    const F main_pipe = pipeline_barriers<F>(Component::MainloopBarriers, stages);
+    const F epi_t = e.tensors<F>();
+    const F epi_pipe = e.pipeline<F>();
     const Bytes sstg = d.sched_stages;
 
     // Kernel pipelines : aligned_struct<16> (sm100_gemm_tma_warpspecialized.hpp:182-199;
@@ -381,46 +384,53 @@ class Sm100Umma final : public KernelFamily {
     //   16·Sstg (grouped: PipelineAsync<8>, 128); accumulator PipelineUmmaAsync<Acc> 16·Acc;
     //   clc_throttle PipelineAsync<Sstg> 16·Sstg (grouped: PipelineEmpty, 1 B);
     //   tmem_dealloc ClusterBarrier 8; grouped: tensor_map_ready PipelineAsync<8> 128.
-    const Field load_order = with_align(leaf(Component::KernelBarriers, 16, 8), 16);
-    const Field clc = with_align(leaf(Component::Scheduler, 16 * sstg, 8), 16);
-    const Field accumulator = with_align(leaf(Component::KernelBarriers, 16 * d.acc_stages, 8), 16);
-    const Field tmem_dealloc = with_align(leaf(Component::KernelBarriers, 8, 8), 16);
-    const Field tmem_ptr = leaf(Component::TmemPointer, 4, 4);  // uint32_t tmem_base_ptr
+    const F load_order = with_align(leaf<F>(Component::KernelBarriers, 16, 8), 16);
+    const F clc = with_align(leaf<F>(Component::Scheduler, 16 * sstg, 8), 16);
+    const F accumulator = with_align(leaf<F>(Component::KernelBarriers, 16 * d.acc_stages, 8), 16);
+    const F tmem_dealloc = with_align(leaf<F>(Component::KernelBarriers, 8, 8), 16);
+    const F tmem_ptr = leaf<F>(Component::TmemPointer, 4, 4);  // uint32_t tmem_base_ptr
     // TensorStorage : aligned_struct<128> { epilogue; mainloop; } — epilogue FIRST (P14).
-    const Field tensors = make_struct({epi_t, main_t}, 128);
+    const F tensors = make_struct({epi_t, main_t}, 128);
 
-    Storage st;
+    BasicStorage<F> st;
     if (!cfg.grouped) {
-      const Field pipelines = make_struct(
+      const F pipelines = make_struct(
           {with_align(main_pipe, 16), with_align(epi_pipe, 16), load_order, clc, accumulator,
-           with_align(leaf(Component::Scheduler, 16 * sstg, 8), 16), tmem_dealloc},
+           with_align(leaf<F>(Component::Scheduler, 16 * sstg, 8), 16), tmem_dealloc},
           16);
       // alignas(16) CLCResponse clc_response[Sstg] (16 B each).
-      const Field responses = with_align(leaf(Component::Scheduler, sstg * kClcResponseBytes, 4), 16);
+      const F responses = with_align(leaf<F>(Component::Scheduler, sstg * kClcResponseBytes, 4), 16);
       st.kernel = make_struct({pipelines, responses, tmem_ptr, tensors});
       st.mainloop_shared = make_struct({main_t, main_pipe}).size;
     } else {
       // Grouped (pointer StrideB): PersistentTileSchedulerSm100Group, not dynamic-persistent,
       // so IsTensorMapUpdateAsync (array kernel L132-140, L180-195).
-      const Field pipelines = make_struct(
+      const F pipelines = make_struct(
           {with_align(main_pipe, 16), with_align(epi_pipe, 16), load_order, clc, accumulator,
-           with_align(empty_member(Component::Scheduler), 16), tmem_dealloc,
-           with_align(leaf(Component::KernelBarriers, 16 * sstg, 8), 16)},
+           with_align(empty_member<F>(Component::Scheduler), 16), tmem_dealloc,
+           with_align(leaf<F>(Component::KernelBarriers, 16 * sstg, 8), 16)},
           16);
       // alignas(16) clc_response[2][Sstg] of WithTensorMapUpdateInfo<WorkTileInfo> (20 B).
-      const Field responses =
-          with_align(leaf(Component::Scheduler, 2 * sstg * kGroupedResponseBytes, 4), 16);
+      const F responses =
+          with_align(leaf<F>(Component::Scheduler, 2 * sstg * kGroupedResponseBytes, 4), 16);
       // TensorMapStorage : aligned_struct<128> { alignas(128) epilogue; alignas(128) mainloop; }
       // tensormaps[5] (L270-276).
-      const Field one_copy = make_struct(
-          {with_align(e.tensormaps(), 128), with_align(mainloop_tensormaps(d), 128)}, 128);
+      const F one_copy = make_struct(
+          {with_align(e.tensormaps<F>(), 128), with_align(mainloop_tensormaps<F>(d), 128)}, 128);
       st.kernel = make_struct({pipelines, responses, tmem_ptr,
                                repeat(one_copy, kGroupedTensormapCopies), tensors});
       // Array mainloop SharedStorage { tensors; TensorMapStorage tensormaps; pipeline; }.
-      st.mainloop_shared = make_struct({main_t, mainloop_tensormaps(d), main_pipe}).size;
+      st.mainloop_shared = make_struct({main_t, mainloop_tensormaps<F>(d), main_pipe}).size;
     }
-    st.epilogue_shared = e.shared().size;
+    st.epilogue_shared = e.shared<F>().size;
     return st;
+  }
+
+  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
+    return assemble<Field>(cfg, plan.state.get<Decision>(), stages);
+  }
+  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
+    return assemble<Extent>(cfg, plan.state.get<Decision>(), stages);
   }
 };
 

@@ -152,7 +152,10 @@ class Sm120BlockScaled final : public KernelFamily {
   }
 
   Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return sm120_layout(cfg, plan.state.get<Sm120Layout>(), stages);
+    return sm120_layout<Field>(cfg, plan.state.get<Sm120Layout>(), stages);
+  }
+  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
+    return sm120_layout<Extent>(cfg, plan.state.get<Sm120Layout>(), stages);
   }
 };
 

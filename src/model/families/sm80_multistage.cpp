@@ -138,23 +138,25 @@ int smem_bits(const Derived& x, DType elem, int stages) {
 /// Mma::SharedStorage (gemm/threadblock/mma_base.h:140-165), zero TensorOp padding:
 ///   struct { AlignedBuffer<A, M*K*S> operand_A; AlignedBuffer<B, K*S*N> operand_B; }
 ///   = ru(ceil(M*K*S*bits(A)/8), 16) + ru(ceil(K*S*N*bits(B)/8), 16), alignment 16.
-Field mainloop_field(const Derived& x, int stages) {
+template <class F>
+F mainloop_field(const Derived& x, int stages) {
   const Bytes s = stages;
   const Bytes a_bits = x.tile.m * x.tile.k * s * smem_bits(x, x.a.elem, stages);
   const Bytes b_bits = x.tile.n * x.tile.k * s * smem_bits(x, x.b.elem, stages);
-  return make_struct({array_aligned(Component::A, bits_to_bytes(a_bits)),
-                      array_aligned(Component::B, bits_to_bytes(b_bits))});
+  return make_struct({array_aligned<F>(Component::A, bits_to_bytes(a_bits)),
+                      array_aligned<F>(Component::B, bits_to_bytes(b_bits))});
 }
 
 /// Epilogue::SharedStorage (epilogue/threadblock/epilogue_base.h:137-168):
 ///   rows = WarpCount.m * 8 * kPartitionsK * FPI
 ///   cols = WarpCount.n * Wn + 64 / bits(Acc) * 4
 ///   AlignedBuffer<Acc, rows*cols> = ru(ceil(rows*cols*bits(Acc)/8), 16), alignment 16.
-Field epilogue_field(const Derived& x) {
+template <class F>
+F epilogue_field(const Derived& x) {
   const int acc_bits = bits(x.acc);
   const Bytes rows = x.warps_m * 8 * x.partitions_k * x.fragments_per_iteration;
   const Bytes cols = x.warps_n * x.warp.n + (64 / acc_bits) * 4;
-  return array_aligned(Component::EpilogueD, bits_to_bytes(rows * cols * acc_bits));
+  return array_aligned<F>(Component::EpilogueD, bits_to_bytes(rows * cols * acc_bits));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -379,10 +381,11 @@ void check(const KernelConfig& cfg, const Derived& x, bool sizes_known, int stag
 
 /// The CUTLASS 2.x kernel storage at `stages`:
 ///   union SharedStorage { Mma::SharedStorage main_loop; Epilogue::SharedStorage epilogue; }
-Storage union_storage(const Derived& x, int stages) {
-  const Field mainloop = mainloop_field(x, stages);
-  const Field epilogue = epilogue_field(x);
-  Storage st;
+template <class F>
+BasicStorage<F> union_storage(const Derived& x, int stages) {
+  const F mainloop = mainloop_field<F>(x, stages);
+  const F epilogue = epilogue_field<F>(x);
+  BasicStorage<F> st;
   st.kernel = make_union({mainloop, epilogue});
   st.mainloop_shared = mainloop.size;
   st.epilogue_shared = epilogue.size;
@@ -440,7 +443,7 @@ class Sm80Multistage final : public KernelFamily {
     if (pipelined && p.sizes_known && x.f32_fast_f16)
       why.note([] { return diag(Code::sm80_f32_two_stage_half); });
     if (explain && p.sizes_known && p.stages >= 1) {
-      const Storage st = union_storage(x, p.stages);
+      const Sizes st = union_storage<Extent>(x, p.stages);
       // Worth saying only when the epilogue is the larger member of the union.
       if (st.epilogue_shared > st.mainloop_shared)
         why.note([&] {
@@ -454,7 +457,10 @@ class Sm80Multistage final : public KernelFamily {
   }
 
   Storage layout(const KernelConfig&, const Plan& plan, int stages) const override {
-    return union_storage(plan.state.get<Derived>(), stages);
+    return union_storage<Field>(plan.state.get<Derived>(), stages);
+  }
+  Sizes sizes(const KernelConfig&, const Plan& plan, int stages) const override {
+    return union_storage<Extent>(plan.state.get<Derived>(), stages);
   }
 };
 

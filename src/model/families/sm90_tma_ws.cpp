@@ -122,11 +122,45 @@ std::string kernel_name(const KernelConfig& cfg, const EpilogueStorage& e, bool 
 /// Mainloop TensorStorage : aligned_struct<128> { array_aligned<AMma, S·M·K> A;
 /// array_aligned<BMma, S·N·K> B; } (sm90_mma_tma_gmma_ss_warpspecialized.hpp:153-162):
 /// no alignas(1024) — unlike SM120 — so the tensors are 128-aligned.
-Field mainloop_tensors(const KernelConfig& cfg, int stages) {
+template <class F>
+F mainloop_tensors(const KernelConfig& cfg, int stages) {
   return make_struct(
-      {array_aligned(Component::A, bits_to_bytes(stages * cfg.m * cfg.k * mma_bits(cfg.a.elem))),
-       array_aligned(Component::B, bits_to_bytes(stages * cfg.n * cfg.k * mma_bits(cfg.b.elem)))},
+      {array_aligned<F>(Component::A, bits_to_bytes(stages * cfg.m * cfg.k * mma_bits(cfg.a.elem))),
+       array_aligned<F>(Component::B, bits_to_bytes(stages * cfg.n * cfg.k * mma_bits(cfg.b.elem)))},
       128);
+}
+
+/// The kernel SharedStorage at `stages` (sm90_kernel.hpp's shells).
+template <class F>
+BasicStorage<F> assemble(const KernelConfig& cfg, const Sm90Layout& s, int stages) {
+  const EpilogueStorage& epi = s.epilogue;
+  Sm90KernelParts<F> parts;
+  parts.mainloop_tensors = mainloop_tensors<F>(cfg, stages);
+  parts.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, stages);
+  parts.epilogue_tensors = epi.tensors<F>();
+  parts.epilogue_pipeline = epi.pipeline<F>();
+  parts.pingpong = s.pingpong;
+  // PersistentTileSchedulerSm90::SharedStorage is empty: 1 B (sm90_tile_scheduler.hpp:53-65).
+  parts.scheduler = empty_member<F>(Component::Scheduler);
+  // Grouped: PersistentTileSchedulerSm90Group<…, 8>: PipelineAsyncSharedStorage<8> (128 B),
+  // WorkTileInfo[8] (16 B each); mainloop tensormaps: 2 descriptors (A, B)
+  // (sm90_mma_array_tma_gmma_ss_warpspecialized.hpp:170-183).
+  parts.scheduler_pipeline = leaf<F>(Component::Scheduler, 128, 8);
+  parts.scheduler_responses = leaf<F>(Component::Scheduler, 8 * 16, 4);
+  parts.mainloop_tensormaps =
+      make_struct({leaf<F>(Component::Tensormaps, 2 * kTmaDescriptorBytes, 64)}, 128);
+  parts.epilogue_tensormaps = epi.tensormaps<F>();
+
+  BasicStorage<F> st;
+  st.kernel = cfg.grouped ? sm90_array_kernel_storage(parts) : sm90_kernel_storage(parts);
+  st.epilogue_shared = epi.shared<F>().size;
+  // CollectiveMainloop::SharedStorage = { TensorStorage; [TensorMapStorage (ptr-array);]
+  // PipelineStorage }.
+  st.mainloop_shared =
+      cfg.grouped ? make_struct({parts.mainloop_tensors, parts.mainloop_tensormaps,
+                                 parts.mainloop_pipeline}).size
+                  : make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
+  return st;
 }
 
 class Sm90TmaWs final : public KernelFamily {
@@ -206,35 +240,10 @@ class Sm90TmaWs final : public KernelFamily {
   }
 
   Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    const Sm90Layout& s = plan.state.get<Sm90Layout>();
-    const EpilogueStorage& epi = s.epilogue;
-    Sm90KernelParts parts;
-    parts.mainloop_tensors = mainloop_tensors(cfg, stages);
-    parts.mainloop_pipeline = pipeline_barriers(Component::MainloopBarriers, stages);
-    parts.epilogue_tensors = epi.tensors();
-    parts.epilogue_pipeline = epi.pipeline();
-    parts.pingpong = s.pingpong;
-    // PersistentTileSchedulerSm90::SharedStorage is empty: 1 B (sm90_tile_scheduler.hpp:53-65).
-    parts.scheduler = empty_member(Component::Scheduler);
-    // Grouped: PersistentTileSchedulerSm90Group<…, 8>: PipelineAsyncSharedStorage<8> (128 B),
-    // WorkTileInfo[8] (16 B each); mainloop tensormaps: 2 descriptors (A, B)
-    // (sm90_mma_array_tma_gmma_ss_warpspecialized.hpp:170-183).
-    parts.scheduler_pipeline = leaf(Component::Scheduler, 128, 8);
-    parts.scheduler_responses = leaf(Component::Scheduler, 8 * 16, 4);
-    parts.mainloop_tensormaps =
-        make_struct({leaf(Component::Tensormaps, 2 * kTmaDescriptorBytes, 64)}, 128);
-    parts.epilogue_tensormaps = epi.tensormaps();
-
-    Storage st;
-    st.kernel = cfg.grouped ? sm90_array_kernel_storage(parts) : sm90_kernel_storage(parts);
-    st.epilogue_shared = epi.shared().size;
-    // CollectiveMainloop::SharedStorage = { TensorStorage; [TensorMapStorage (ptr-array);]
-    // PipelineStorage }.
-    st.mainloop_shared =
-        cfg.grouped ? make_struct({parts.mainloop_tensors, parts.mainloop_tensormaps,
-                                   parts.mainloop_pipeline}).size
-                    : make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
-    return st;
+    return assemble<Field>(cfg, plan.state.get<Sm90Layout>(), stages);
+  }
+  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
+    return assemble<Extent>(cfg, plan.state.get<Sm90Layout>(), stages);
   }
 };
 
