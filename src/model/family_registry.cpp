@@ -8,6 +8,8 @@ namespace tilefit::model {
 
 std::span<const KernelFamily* const> families() {
   static const std::array kFamilies = {
+      // Families a config names by an explicit field come first (Triton kernels, engine
+      // launchers), then the CUTLASS families inferred from arch and types.
       &sm120_blockscaled_family(),
       &sm120_dense_family(),
       &sm90_tma_ws_family(),

@@ -560,6 +560,10 @@ std::string message(const Diagnostic& d) {
     case Code::sm80_union_epilogue_larger:
       return "mainloop (" + x.B("mainloop_bytes") + ") and epilogue (" + x.B("epilogue_bytes") +
              ") share one union (gemm/kernel/gemm.h:139-142); the kernel requests the larger";
+
+    // ---- triton_matmul, triton_fused_moe (issue 12) ------------------------------------
+
+    // ---- inference-engine FP8 kernels (issue 11) ---------------------------------------
   }
   return std::string(model::code_name(d.code));
 }
