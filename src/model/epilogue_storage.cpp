@@ -1,11 +1,41 @@
 #include "epilogue_storage.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace tilefit::model {
 
+void EpilogueStorage::seal() {
+  sealed_ = false;
+  tensors_ = lay_tensors<Extent>();
+  tensormaps_ = lay_tensormaps<Extent>();
+  shared_ = lay_shared<Extent>();
+  sealed_ = true;
+}
+
 template <class F>
 F EpilogueStorage::tensors() const {
+  if constexpr (std::is_same_v<F, Extent>)
+    if (sealed_) return tensors_;
+  return lay_tensors<F>();
+}
+
+template <class F>
+F EpilogueStorage::tensormaps() const {
+  if constexpr (std::is_same_v<F, Extent>)
+    if (sealed_) return tensormaps_;
+  return lay_tensormaps<F>();
+}
+
+template <class F>
+F EpilogueStorage::shared() const {
+  if constexpr (std::is_same_v<F, Extent>)
+    if (sealed_) return shared_;
+  return lay_shared<F>();
+}
+
+template <class F>
+F EpilogueStorage::lay_tensors() const {
   switch (kind) {
     case Kind::nosmem_sm90: return empty_member<F>(Component::EpilogueD);
     case Kind::nosmem_sm100_legacy: return empty_member<F>(Component::Fusion);
@@ -40,7 +70,7 @@ F EpilogueStorage::pipeline() const {
 }
 
 template <class F>
-F EpilogueStorage::tensormaps() const {
+F EpilogueStorage::lay_tensormaps() const {
   switch (kind) {
     case Kind::nosmem_sm90: return empty_member<F>(Component::Tensormaps);
     case Kind::nosmem_sm100:
@@ -51,7 +81,7 @@ F EpilogueStorage::tensormaps() const {
 }
 
 template <class F>
-F EpilogueStorage::shared() const {
+F EpilogueStorage::lay_shared() const {
   switch (kind) {
     case Kind::nosmem_sm90: return empty_member<F>(Component::EpilogueD);
     case Kind::nosmem_sm100:

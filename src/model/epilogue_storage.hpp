@@ -38,6 +38,10 @@ struct EpilogueStorage {
   bool ptr_array = false;          ///< ptr-array collective: has a TensorMapStorage
   int descriptors = 2;             ///< TMA descriptors in the ptr-array TensorMapStorage
 
+  /// Computes the Extent forms once (the builders call it when they are done deciding), so that
+  /// the stage search does not lay the epilogue out again at every stage count.
+  void seal();
+
   /// CollectiveEpilogue::TensorStorage (the kernel holds it inside its `tensors`):
   ///   no C:       union { empty (1 B); alignas(alignD) ArrayEngine D[SD stages] }
   ///   ReuseSmemC: union { alignas(max) C; alignas(max) D }, both with SC stages strided by the
@@ -65,6 +69,17 @@ struct EpilogueStorage {
   ///   no-smem: 1 B (SM90: default_epilogue.hpp:93; SM100 legacy), 32 B (SM100 EVT).
   template <class F = Field>
   F shared() const;
+
+ private:
+  template <class F>
+  F lay_tensors() const;
+  template <class F>
+  F lay_tensormaps() const;
+  template <class F>
+  F lay_shared() const;
+
+  bool sealed_ = false;
+  Extent tensors_{}, tensormaps_{}, shared_{};
 };
 
 extern template Field EpilogueStorage::tensors<Field>() const;

@@ -91,10 +91,11 @@ std::string_view status_name(Status s) {
   return "?";
 }
 
-MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Plan& plan,
-                   Bytes limit) {
-  auto size = [&](int s) { return family.sizes(cfg, plan, s).kernel.size; };
-  const int lo = lowest_stages(plan);
+namespace {
+
+/// The stage search over any size function (memoised by evaluate()).
+template <class SizeAt>
+MaxFit search_max_stages(SizeAt&& size, int lo, Bytes limit) {
   const Bytes at_lo = size(lo);
   if (at_lo > limit) return {0, 0};
   if (lo >= kMaxStages) return {lo, at_lo};
@@ -139,6 +140,39 @@ MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Pl
   return {good, at_good};
 }
 
+/// The last few sizes() the stage search computed, so that evaluate() does not lay out the
+/// builder's stage count again (it is usually one of them).
+class SizeMemo {
+ public:
+  SizeMemo(const KernelFamily& f, const KernelConfig& c, const Plan& p) : f_(f), c_(c), p_(p) {}
+  const Sizes& at(int stages) {
+    for (int i = 0; i < n_; ++i)
+      if (stages_[i] == stages) return sizes_[i];
+    const int slot = next_++ % kSlots;
+    stages_[slot] = stages;
+    sizes_[slot] = f_.sizes(c_, p_, stages);
+    if (n_ < kSlots) ++n_;
+    return sizes_[slot];
+  }
+
+ private:
+  static constexpr int kSlots = 6;
+  const KernelFamily& f_;
+  const KernelConfig& c_;
+  const Plan& p_;
+  int stages_[kSlots] = {};
+  Sizes sizes_[kSlots] = {};
+  int n_ = 0, next_ = 0;
+};
+
+}  // namespace
+
+MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Plan& plan,
+                   Bytes limit) {
+  return search_max_stages([&](int s) { return family.sizes(cfg, plan, s).kernel.size; },
+                           lowest_stages(plan), limit);
+}
+
 Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   const bool full = detail == Detail::full;
   Result r;
@@ -173,9 +207,11 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   if (full) out = std::move(plan.reasons);
 
   const bool builds = plan.sizes_known && plan.stages >= plan.min_stages;
+  SizeMemo memo(*family, cfg, plan);
   MaxFit best;
   if (plan.sizes_known) {
-    best = max_fitting(*family, cfg, plan, r.limit_bytes);
+    best = search_max_stages([&](int s) { return memo.at(s).kernel.size; }, lowest_stages(plan),
+                             r.limit_bytes);
     r.max_stages = best.stages;
     if (best.stages > 0) r.max_stages_smem = best.bytes;
   }
@@ -187,7 +223,7 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
       r.mainloop_smem = st.mainloop_shared;
       r.breakdown = st.kernel;
     } else {
-      const Sizes st = family->sizes(cfg, plan, plan.stages);
+      const Sizes& st = memo.at(plan.stages);
       r.smem_bytes = st.kernel.size;
       r.epilogue_smem = st.epilogue_shared;
       r.mainloop_smem = st.mainloop_shared;

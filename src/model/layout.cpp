@@ -107,25 +107,4 @@ Field array_aligned<Field>(Component c, Bytes bytes) {
   return f;
 }
 
-Extent make_struct(std::initializer_list<Extent> members, Bytes min_align) {
-  Bytes offset = 0, align = min_align;
-  for (const Extent& m : members) {
-    offset = round_up(offset, m.align) + m.size;
-    align = std::max(align, m.align);
-  }
-  return {round_up(offset, align), align};
-}
-
-Extent make_union(std::initializer_list<Extent> members) {
-  Bytes size = 0, align = 1;
-  bool any = false;
-  for (const Extent& m : members) {
-    size = std::max(size, m.size);
-    align = std::max(align, m.align);
-    any = true;
-  }
-  if (!any) return {0, 1};
-  return {round_up(size, align), align};
-}
-
 }  // namespace tilefit::model

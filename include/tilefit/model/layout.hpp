@@ -85,11 +85,25 @@ inline Extent relabel(Extent f, Component) { return f; }
 /// A struct of `members` in order; `min_align` models empty aligned bases and alignas on
 /// the struct. Padding between members and at the end is attributed to Padding.
 Field make_struct(std::initializer_list<Field> members, Bytes min_align = 1);
-Extent make_struct(std::initializer_list<Extent> members, Bytes min_align = 1);
+inline Extent make_struct(std::initializer_list<Extent> members, Bytes min_align = 1) {
+  Bytes offset = 0, align = min_align;
+  for (const Extent& m : members) {
+    offset = round_up(offset, m.align) + m.size;
+    if (m.align > align) align = m.align;
+  }
+  return {round_up(offset, align), align};
+}
 
 /// A union: the largest member's components (the first among equals) plus padding.
 Field make_union(std::initializer_list<Field> members);
-Extent make_union(std::initializer_list<Extent> members);
+inline Extent make_union(std::initializer_list<Extent> members) {
+  Bytes size = 0, align = 1;
+  for (const Extent& m : members) {
+    if (m.size > size) size = m.size;
+    if (m.align > align) align = m.align;
+  }
+  return {round_up(size, align), align};
+}
 
 /// `f` without its breakdown (Extent), or `f` itself (Field).
 template <class F>

@@ -261,6 +261,7 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
   d.sched_stages = cfg.grouped ? 8 : 2;
 
   d.epi = sm100_epilogue(cfg, Sm100EpilogueContext{d.two_sm, d.block_scaled}, why);
+  d.epi.storage.seal();
   if (why.keep() && d.epi.decided) kernel += " + " + sm100_epilogue_name(cfg, d.epi);
   return d;
 }
@@ -355,7 +356,7 @@ class Sm100Umma final : public KernelFamily {
     // ReducedSmemCapacityBytes = 232448 − KernelSmemCarveout (sm100_common.inl:998-1001).
     p.rule.builder_capacity = kSm100SmemCapacity - kernel_carveout(d, cfg.grouped);
     // StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>, used as is (P2).
-    p.rule.carveout = d.epi.storage.shared().size;
+    p.rule.carveout = d.epi.storage.shared<Extent>().size;
     p.rule.stage_bytes = stage_bytes(d, cfg);
     // (Capacity − carveout) / stage_bytes, then static_assert(PipelineStages > 0) (dense L300,
     // block-scaled L265).

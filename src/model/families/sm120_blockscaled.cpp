@@ -123,6 +123,7 @@ class Sm120BlockScaled final : public KernelFamily {
 
     Sm120Layout state;
     state.epilogue = sm120_epilogue(cfg, why);
+    state.epilogue.seal();
     state.pingpong = sm120_pingpong(cfg);
     state.grouped = cfg.grouped;
     state.a_bits = state.b_bits = s.alloc_bits;
@@ -141,7 +142,7 @@ class Sm120BlockScaled final : public KernelFamily {
 
     // StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>: the carve-out is
     // used as is (not rounded) on SM120 (cutlass-smem-model.md P2).
-    p.rule.carveout = state.epilogue.shared().size;
+    p.rule.carveout = state.epilogue.shared<Extent>().size;
     p.rule.stage_bytes = p.sizes_known ? builder_stage_bytes(cfg, s) : 0;
     p.choose_stages(cfg.stages);
     p.min_stages = 2;  // static_assert(Stages >= 2): sm120_blockscaled_mma_tma.hpp:220, array :225

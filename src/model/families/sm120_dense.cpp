@@ -54,6 +54,7 @@ class Sm120Dense final : public KernelFamily {
     // one byte); the grouped mainloop has 2 descriptors (A, B), sm120_mma_array_tma.hpp:192-205.
     Sm120Layout state;
     state.epilogue = sm120_epilogue(cfg, why);
+    state.epilogue.seal();
     state.pingpong = sm120_pingpong(cfg);
     state.grouped = cfg.grouped;
     state.scheduler_stages = kSchedulerStages;
@@ -64,7 +65,7 @@ class Sm120Dense final : public KernelFamily {
                  (state.pingpong ? "Pingpong" : "Cooperative") + "Sm120 (F8F6F4, A/B stored as uint8); " +
                  sm120_epilogue_name(cfg, state.epilogue);
 
-    p.rule.carveout = state.epilogue.shared().size;
+    p.rule.carveout = state.epilogue.shared<Extent>().size;
     // sm100_compute_stage_count_or_override (builders/sm100_umma_builder.inl:84-99):
     //   stage = M·K + N·K (uint8) + sizeof(PipelineTmaUmmaAsync<1>::SharedStorage) (16, not rounded)
     p.rule.stage_bytes = cfg.m * cfg.k + cfg.n * cfg.k + kOneStageBarrierBytes;

@@ -215,6 +215,7 @@ class Sm90TmaWs final : public KernelFamily {
     Sm90Layout state;
     state.pingpong = pingpong;
     state.epilogue = sm90_epilogue(cfg, why);
+    state.epilogue.seal();
     if (explain) p.kernel = kernel_name(cfg, state.epilogue, pingpong);
 
     // compute_stage_count_or_override (sm90_gmma_builder.inl:69-85):
@@ -225,7 +226,7 @@ class Sm90TmaWs final : public KernelFamily {
     const Bytes kernel_carveout = cfg.grouped ? 256 + 128 : 0;
     p.rule.capacity_constant = kSm90SmemCapacity;
     p.rule.builder_capacity = round_down(kSm90SmemCapacity - kernel_carveout, 128);
-    p.rule.carveout = round_up(state.epilogue.shared().size, 128);
+    p.rule.carveout = round_up(state.epilogue.shared<Extent>().size, 128);
     p.rule.stage_bytes = round_up(bits_to_bytes(cfg.m * cfg.k * mma_bits(cfg.a.elem)) +
                                       bits_to_bytes(cfg.n * cfg.k * mma_bits(cfg.b.elem)),
                                   128) +
