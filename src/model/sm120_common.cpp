@@ -1,6 +1,7 @@
 #include "sm120_common.hpp"
 
 #include "cutlass_constants.hpp"
+#include "sm120_epilogue.hpp"
 #include "sm90_kernel.hpp"
 
 namespace tilefit::model {
@@ -24,6 +25,20 @@ void sm120_common_checks(const KernelConfig& cfg, Findings& why) {
 }
 
 bool sm120_pingpong(const KernelConfig& cfg) { return cfg.schedule == Schedule::Pingpong; }
+
+Sm120Layout sm120_common_layout(const KernelConfig& cfg, Findings& why) {
+  Sm120Layout s;
+  s.epilogue = sm120_epilogue(cfg, why);
+  s.epilogue.seal();
+  s.pingpong = sm120_pingpong(cfg);
+  s.grouped = cfg.grouped;
+  return s;
+}
+
+std::string sm120_kernel_schedule(const KernelConfig& cfg) {
+  return std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
+         (sm120_pingpong(cfg) ? "Pingpong" : "Cooperative");
+}
 
 template <class F>
 BasicStorage<F> sm120_layout(const KernelConfig& cfg, const Sm120Layout& s, int stages) {

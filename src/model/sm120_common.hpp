@@ -3,6 +3,8 @@
 // SM120 epilogue and the SM100-style tile scheduler.
 #pragma once
 
+#include <string>
+
 #include "epilogue_storage.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
@@ -46,5 +48,22 @@ BasicStorage<F> sm120_layout(const KernelConfig& cfg, const Sm120Layout& s, int 
 
 extern template Storage sm120_layout<Field>(const KernelConfig&, const Sm120Layout&, int);
 extern template Sizes sm120_layout<Extent>(const KernelConfig&, const Sm120Layout&, int);
+
+/// The parts of an Sm120Layout every SM120 family decides the same way: the epilogue (decided
+/// and sealed; its rejections go to `why`), the schedule and grouping.
+Sm120Layout sm120_common_layout(const KernelConfig& cfg, Findings& why);
+
+/// "KernelPtrArrayTmaWarpSpecializedPingpong" / "KernelTmaWarpSpecializedCooperative".
+std::string sm120_kernel_schedule(const KernelConfig& cfg);
+
+/// Both SM120 families lay out with sm120_layout().
+template <class Derived>
+class Sm120Family : public LaidOutFamily<Derived, Sm120Layout> {
+ public:
+  template <class F>
+  static BasicStorage<F> assemble(const KernelConfig& cfg, const Sm120Layout& s, int stages) {
+    return sm120_layout<F>(cfg, s, stages);
+  }
+};
 
 }  // namespace tilefit::model

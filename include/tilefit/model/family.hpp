@@ -140,6 +140,20 @@ class KernelFamily {
   virtual Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const = 0;
 };
 
+/// The usual way to write a family: decide() stores a `State` in the plan, and one static
+/// template `Derived::assemble<F>(cfg, state, stages)` lays the kernel out for F = Field and
+/// F = Extent; this base turns it into layout() and sizes().
+template <class Derived, class State>
+class LaidOutFamily : public KernelFamily {
+ public:
+  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const final {
+    return Derived::template assemble<Field>(cfg, plan.state.get<State>(), stages);
+  }
+  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const final {
+    return Derived::template assemble<Extent>(cfg, plan.state.get<State>(), stages);
+  }
+};
+
 /// Every family, in inference order.
 std::span<const KernelFamily* const> families();
 

@@ -320,7 +320,7 @@ Field repeat(const Field& f, int count) {
 }
 Extent repeat(const Extent& f, int count) { return {f.size * count, f.align}; }
 
-class Sm100Umma final : public KernelFamily {
+class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
  public:
   std::string_view name() const override { return "sm100_umma"; }
   std::string_view description() const override {
@@ -425,13 +425,6 @@ class Sm100Umma final : public KernelFamily {
     }
     st.epilogue_shared = e.shared<F>().size;
     return st;
-  }
-
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Field>(cfg, plan.state.get<Decision>(), stages);
-  }
-  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Extent>(cfg, plan.state.get<Decision>(), stages);
   }
 };
 

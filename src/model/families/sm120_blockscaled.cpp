@@ -62,7 +62,7 @@ Bytes builder_stage_bytes(const KernelConfig& cfg, const Shape& s) {
          round_up(kOneStageBarrierBytes, 128) + s.sfa_per_stage + s.sfb_per_stage;
 }
 
-class Sm120BlockScaled final : public KernelFamily {
+class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
  public:
   std::string_view name() const override { return "sm120_blockscaled"; }
   std::string_view description() const override {
@@ -121,11 +121,7 @@ class Sm120BlockScaled final : public KernelFamily {
     if (s.f8f6f4 && (bits(cfg.a.elem) < 8 || bits(cfg.b.elem) < 8) && cfg.k % 128 != 0)
       why.reject([&] { return diag(Code::sm120_blockscaled_mix8bit_k).integer("tile_k", cfg.k); });
 
-    Sm120Layout state;
-    state.epilogue = sm120_epilogue(cfg, why);
-    state.epilogue.seal();
-    state.pingpong = sm120_pingpong(cfg);
-    state.grouped = cfg.grouped;
+    Sm120Layout state = sm120_common_layout(cfg, why);
     state.a_bits = state.b_bits = s.alloc_bits;
     state.block_scaled = true;
     state.sfa_per_stage = s.sfa_per_stage;
@@ -134,8 +130,7 @@ class Sm120BlockScaled final : public KernelFamily {
     state.mainloop_descriptors = 4;  // grouped: A, B, SFA, SFB
 
     if (explain)
-      p.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
-                 (state.pingpong ? "Pingpong" : "Cooperative") + "BlockScaledSm120 (" +
+      p.kernel = sm120_kernel_schedule(cfg) + "BlockScaledSm120 (" +
                  (s.f8f6f4 ? "MXF8F6F4, A/B stored as uint8" : "MXF4/NVF4, A/B packed 4-bit") +
                  ", SF vector " + std::to_string(s.vs) + "); " +
                  sm120_epilogue_name(cfg, state.epilogue);
@@ -150,13 +145,6 @@ class Sm120BlockScaled final : public KernelFamily {
     p.state.store(state);
     p.take(std::move(why));
     return p;
-  }
-
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return sm120_layout<Field>(cfg, plan.state.get<Sm120Layout>(), stages);
-  }
-  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return sm120_layout<Extent>(cfg, plan.state.get<Sm120Layout>(), stages);
   }
 };
 

@@ -18,7 +18,7 @@ namespace {
 /// SchedulerPipelineStageCount of the dense SM120 schedules (sm120_mma_builder.inl:133).
 constexpr int kSchedulerStages = 2;
 
-class Sm120Dense final : public KernelFamily {
+class Sm120Dense final : public Sm120Family<Sm120Dense> {
  public:
   std::string_view name() const override { return "sm120_dense"; }
   std::string_view description() const override {
@@ -52,17 +52,12 @@ class Sm120Dense final : public KernelFamily {
 
     // Every F8F6F4 type is stored as uint8_t (sm120_mma_builder.inl:118-119: fp4 and fp6 take
     // one byte); the grouped mainloop has 2 descriptors (A, B), sm120_mma_array_tma.hpp:192-205.
-    Sm120Layout state;
-    state.epilogue = sm120_epilogue(cfg, why);
-    state.epilogue.seal();
-    state.pingpong = sm120_pingpong(cfg);
-    state.grouped = cfg.grouped;
+    Sm120Layout state = sm120_common_layout(cfg, why);
     state.scheduler_stages = kSchedulerStages;
     state.mainloop_descriptors = 2;
 
     if (explain)
-      p.kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
-                 (state.pingpong ? "Pingpong" : "Cooperative") + "Sm120 (F8F6F4, A/B stored as uint8); " +
+      p.kernel = sm120_kernel_schedule(cfg) + "Sm120 (F8F6F4, A/B stored as uint8); " +
                  sm120_epilogue_name(cfg, state.epilogue);
 
     p.rule.carveout = state.epilogue.shared<Extent>().size;
@@ -75,13 +70,6 @@ class Sm120Dense final : public KernelFamily {
     p.state.store(state);
     p.take(std::move(why));
     return p;
-  }
-
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return sm120_layout<Field>(cfg, plan.state.get<Sm120Layout>(), stages);
-  }
-  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return sm120_layout<Extent>(cfg, plan.state.get<Sm120Layout>(), stages);
   }
 };
 

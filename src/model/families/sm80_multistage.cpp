@@ -392,7 +392,7 @@ BasicStorage<F> union_storage(const Derived& x, int stages) {
   return st;
 }
 
-class Sm80Multistage final : public KernelFamily {
+class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
  public:
   std::string_view name() const override { return "sm80_multistage"; }
 
@@ -456,11 +456,9 @@ class Sm80Multistage final : public KernelFamily {
     return p;
   }
 
-  Storage layout(const KernelConfig&, const Plan& plan, int stages) const override {
-    return union_storage<Field>(plan.state.get<Derived>(), stages);
-  }
-  Sizes sizes(const KernelConfig&, const Plan& plan, int stages) const override {
-    return union_storage<Extent>(plan.state.get<Derived>(), stages);
+  template <class F>
+  static BasicStorage<F> assemble(const KernelConfig&, const Derived& x, int stages) {
+    return union_storage<F>(x, stages);
   }
 };
 

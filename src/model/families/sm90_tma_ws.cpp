@@ -132,7 +132,7 @@ F mainloop_tensors(const KernelConfig& cfg, int stages) {
 
 /// The kernel SharedStorage at `stages` (sm90_kernel.hpp's shells).
 template <class F>
-BasicStorage<F> assemble(const KernelConfig& cfg, const Sm90Layout& s, int stages) {
+BasicStorage<F> sm90_assemble(const KernelConfig& cfg, const Sm90Layout& s, int stages) {
   const EpilogueStorage& epi = s.epilogue;
   Sm90KernelParts<F> parts;
   parts.mainloop_tensors = mainloop_tensors<F>(cfg, stages);
@@ -163,7 +163,7 @@ BasicStorage<F> assemble(const KernelConfig& cfg, const Sm90Layout& s, int stage
   return st;
 }
 
-class Sm90TmaWs final : public KernelFamily {
+class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
  public:
   std::string_view name() const override { return "sm90_tma_ws"; }
   std::string_view description() const override {
@@ -240,11 +240,9 @@ class Sm90TmaWs final : public KernelFamily {
     return p;
   }
 
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Field>(cfg, plan.state.get<Sm90Layout>(), stages);
-  }
-  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Extent>(cfg, plan.state.get<Sm90Layout>(), stages);
+  template <class F>
+  static BasicStorage<F> assemble(const KernelConfig& cfg, const Sm90Layout& s, int stages) {
+    return sm90_assemble<F>(cfg, s, stages);
   }
 };
 
