@@ -70,7 +70,7 @@ model::KernelConfig config(int arch) {
 
 TEST(Target, ArchOverridesTheConfigAndNamesIt) {
   FakeDevices none(kNoDriver);
-  TargetResolver r({Mode::arch, 120}, none);
+  TargetResolver r({Mode::arch, {120}}, none);
   ASSERT_TRUE(r.common());
   EXPECT_EQ(r.common()->source, Target::Source::builtin);
   const Resolution res = r.resolve(config(90), /*arch_given=*/true);
@@ -87,7 +87,7 @@ TEST(Target, ArchOverridesTheConfigAndNamesIt) {
 
 TEST(Target, DeviceNUsesThatGpu) {
   FakeDevices both({kH200, kRtx5090});
-  TargetResolver r({Mode::device, -1, 1}, both);
+  TargetResolver r({Mode::device, {}, 1}, both);
   ASSERT_TRUE(r.common());
   EXPECT_EQ(r.common()->device_name, "NVIDIA GeForce RTX 5090");
   const Resolution res = r.resolve(config(0), /*arch_given=*/false);
@@ -101,7 +101,7 @@ TEST(Target, DeviceNUsesThatGpu) {
 
 TEST(Target, DeviceNWithAnotherArchIsAMismatch) {
   FakeDevices both({kH200, kRtx5090});
-  TargetResolver r({Mode::device, -1, 0}, both);
+  TargetResolver r({Mode::device, {}, 0}, both);
   const Resolution res = r.resolve(config(120), /*arch_given=*/true);
   ASSERT_EQ(res.kind, Resolution::Kind::mismatch);
   ASSERT_TRUE(res.why);
@@ -114,7 +114,7 @@ TEST(Target, DeviceNWithAnotherArchIsAMismatch) {
 
 TEST(Target, DeviceNThatCannotBeAskedFailsEveryConfig) {
   FakeDevices one({kH200});
-  TargetResolver r({Mode::device, -1, 3}, one);
+  TargetResolver r({Mode::device, {}, 3}, one);
   EXPECT_FALSE(r.common());
   ASSERT_TRUE(r.device_failure());
   const Resolution res = r.resolve(config(90), true);
@@ -176,7 +176,7 @@ TEST(Target, CheckFilesOnAFakeRtx5090) {
   const analysis::CheckRun run = analysis::check_files(
       {test::source_path("configs/sm120_moe_finalize.json"),
        test::source_path("configs/sm90_hopper.json")},
-      {Mode::device, -1, 0}, rtx);
+      {Mode::device, {}, 0}, rtx);
   EXPECT_TRUE(run.problems.empty());
   ASSERT_TRUE(run.common_target);
   int mismatches = 0, over = 0;
@@ -199,7 +199,7 @@ TEST(Target, CheckFilesOnAFakeRtx5090) {
 TEST(Target, CheckFilesWithoutAGpuReportsDeviceProblems) {
   FakeDevices none(kNoDriver);
   const analysis::CheckRun run =
-      analysis::check_files({test::source_path("configs/sm90_hopper.json")}, {Mode::device, -1, 0}, none);
+      analysis::check_files({test::source_path("configs/sm90_hopper.json")}, {Mode::device, {}, 0}, none);
   EXPECT_TRUE(run.entries.empty());
   ASSERT_EQ(run.problems.size(), 1u);
   EXPECT_EQ(run.problems[0].kind, analysis::Problem::Kind::device);

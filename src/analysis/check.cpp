@@ -62,8 +62,16 @@ CheckRun check_files(const std::vector<std::string>& files, const TargetRequest&
                      const device::DeviceSource& devices, model::Detail detail) {
   CheckRun run;
   run.mode = request.mode;
-  TargetResolver resolver(request, devices);
-  run.common_target = resolver.common();
+  // One resolver per architecture of a several-arch request; one otherwise.
+  std::vector<TargetResolver> resolvers;
+  if (request.mode == TargetRequest::Mode::arch && request.archs.size() > 1) {
+    run.archs = request.archs;
+    for (int sm : request.archs) resolvers.emplace_back(request.for_arch(sm), devices);
+  } else {
+    resolvers.emplace_back(request, devices);
+    run.common_target = resolvers.front().common();
+  }
+  TargetResolver& resolver = resolvers.front();
   std::vector<io::LoadedConfig> configs;
   for (const std::string& file : files) {
     io::LoadResult lr = io::read_config_file(file);
@@ -75,7 +83,8 @@ CheckRun check_files(const std::vector<std::string>& files, const TargetRequest&
     run.problems.push_back({Problem::Kind::device, {"", -1, "", "", resolver.device_failure()->message}});
     return run;
   }
-  for (const io::LoadedConfig& lc : configs) analyse(lc, resolver, detail, run);
+  for (const io::LoadedConfig& lc : configs)
+    for (TargetResolver& r : resolvers) analyse(lc, r, detail, run);
   return run;
 }
 

@@ -12,6 +12,12 @@ std::string_view mode_name(TargetRequest::Mode m) {
   return "?";
 }
 
+TargetRequest TargetRequest::for_arch(int sm) const {
+  TargetRequest r = *this;
+  r.archs = {sm};
+  return r;
+}
+
 std::string_view source_name(Target::Source s) {
   return s == Target::Source::device ? "device" : "builtin";
 }
@@ -35,7 +41,7 @@ Target device_target(const device::DeviceInfo& d) {
 TargetResolver::TargetResolver(const TargetRequest& request, const device::DeviceSource& devices)
     : request_(request), devices_(devices) {
   if (request_.mode == TargetRequest::Mode::arch) {
-    common_ = builtin_target(request_.arch);
+    common_ = builtin_target(request_.archs.front());
   } else if (request_.mode == TargetRequest::Mode::device) {
     device::DeviceResult d = devices_.one(request_.device);
     if (d.ok()) {
@@ -57,11 +63,11 @@ Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_giv
   r.config = cfg;
   switch (request_.mode) {
     case TargetRequest::Mode::arch:
-      if (arch_given && cfg.arch != request_.arch)
+      if (arch_given && cfg.arch != request_.archs.front())
         r.before.push_back(model::diag(model::Code::arch_overridden)
                                .arch("arch", cfg.arch)
-                               .arch("target_arch", request_.arch));
-      r.config.arch = request_.arch;
+                               .arch("target_arch", request_.archs.front()));
+      r.config.arch = request_.archs.front();
       r.target = *common_;
       return r;
 

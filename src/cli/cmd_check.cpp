@@ -1,4 +1,5 @@
-// `tilefit check FILE... [--arch A | --device N | --builtin] [--format table|json] [--breakdown]`
+// `tilefit check FILE... [--arch A[,B...] | --device N | --builtin]
+//                 [--format table|json|csv|markdown] [--breakdown]`
 // Options -> analysis::check_files (target rules in tilefit/analysis/target.hpp) -> a report.
 #include <memory>
 
@@ -20,13 +21,18 @@ struct CheckOptions {
 void run_check(const CheckOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
   const bool json = opt.format == "json";
-  if (json) Output::report_closed_pipes();
+  if (opt.format != "table") Output::report_closed_pipes();
   const analysis::CheckRun run = analysis::check_files(opt.files, request, device::system_devices());
 
   if (json) {
     ctx.out.write(report::to_json(run).dump(2) + "\n");
   } else {
-    ctx.out.write(report::render_table(run, opt.breakdown));
+    if (opt.format == "csv")
+      ctx.out.write(report::render_csv(run));
+    else if (opt.format == "markdown")
+      ctx.out.write(report::render_markdown(run));
+    else
+      ctx.out.write(report::render_table(run, opt.breakdown));
     for (const analysis::Problem& p : run.problems) ctx.errors.push_back(analysis::problem_text(p));
   }
   for (const analysis::Entry& e : run.entries)
@@ -43,8 +49,8 @@ void register_check(CLI::App& app, Command& cmd) {
       "check", "Check tile configs: fits or not, stage counts, bytes by component");
   sub->add_option("files", opt->files, "Config files (JSON); - reads standard input")->required();
   add_target_options(*sub, opt->target);
-  sub->add_option("--format", opt->format, "table (default) or json")
-      ->check(CLI::IsMember({"table", "json"}));
+  sub->add_option("--format", opt->format, "table (default), json, csv or markdown")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
   sub->add_flag("--breakdown", opt->breakdown,
                 "Show bytes per component, the limits used and the CUTLASS kernel under each config");
   sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_check(*opt, ctx); }; });

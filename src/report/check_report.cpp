@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "report/table.hpp"
+#include "tilefit/io/config_writer.hpp"
+#include "tilefit/report/csv.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/report/json.hpp"
 
@@ -42,6 +44,24 @@ std::string under_row(const analysis::Entry& e, bool breakdown) {
   return out;
 }
 
+/// The columns of a result, as the text table shows them.
+std::vector<std::string> result_cells(const analysis::Entry& e) {
+  const model::Result& r = e.result;
+  std::string stages = r.stages > 0 || !r.auto_stages ? std::to_string(r.stages) : "-";
+  if (r.auto_stages && !r.family.empty()) stages += " auto";
+  return {r.name, r.family.empty() ? "-" : std::string(r.family), model::arch_name(r.arch),
+          tile_text(e.config.m, e.config.n, e.config.k), stages, std::to_string(r.max_stages),
+          r.smem_bytes ? fmt::format("{} / {}", *r.smem_bytes, r.limit_bytes)
+                       : fmt::format("- / {}", r.limit_bytes),
+          r.headroom_bytes ? std::to_string(*r.headroom_bytes) : "-",
+          r.fits ? std::to_string(r.ctas_per_sm) : "-", verdict_text(r.status)};
+}
+
+std::string matrix_cell(const model::Result& r) {
+  if (r.status == Status::Invalid) return "INVALID";
+  return fmt::format("{} ({})", verdict_text(r.status), r.stages);
+}
+
 }  // namespace
 
 std::string verdict_text(Status s) {
@@ -63,29 +83,67 @@ std::vector<std::string> notes(const model::Result& r) {
 }
 
 std::string render_table(const analysis::CheckRun& run, bool breakdown) {
+  if (run.archs.size() > 1) return render_matrix(run, /*markdown=*/false);
   using A = Table::Align;
   Table t({{"NAME", A::left}, {"KERNEL", A::left}, {"ARCH", A::left}, {"TILE", A::left},
            {"STAGES", A::right}, {"MAX", A::right}, {"SMEM / LIMIT (B)", A::right},
            {"HEADROOM", A::right}, {"CTAs/SM", A::right}, {"VERDICT", A::left}});
-  for (const analysis::Entry& e : run.entries) {
-    const model::Result& r = e.result;
-    std::string stages = r.stages > 0 || !r.auto_stages ? std::to_string(r.stages) : "-";
-    if (r.auto_stages && !r.family.empty()) stages += " auto";
-    t.add_row({r.name, r.family.empty() ? "-" : std::string(r.family), model::arch_name(r.arch),
-               tile_text(e.config.m, e.config.n, e.config.k), stages, std::to_string(r.max_stages),
-               r.smem_bytes ? fmt::format("{} / {}", *r.smem_bytes, r.limit_bytes)
-                            : fmt::format("- / {}", r.limit_bytes),
-               r.headroom_bytes ? std::to_string(*r.headroom_bytes) : "-",
-               r.fits ? std::to_string(r.ctas_per_sm) : "-", verdict_text(r.status)},
-              under_row(e, breakdown));
-  }
-  std::string out = t.render();
-  const analysis::Tally n = analysis::tally(run);
-  out += fmt::format("\n{} config{}: {} fit, {} do not fit, {} invalid", n.configs,
-                     n.configs == 1 ? "" : "s", n.fits, n.does_not_fit, n.invalid);
+  for (const analysis::Entry& e : run.entries) t.add_row(result_cells(e), under_row(e, breakdown));
+  return t.render() + "\n" + summary_line(analysis::tally(run));
+}
+
+std::string summary_line(const analysis::Tally& n, std::string_view noun) {
+  std::string out = fmt::format("{} {}{}: {} fit, {} do not fit, {} invalid", n.configs, noun,
+                                n.configs == 1 ? "" : "s", n.fits, n.does_not_fit, n.invalid);
   if (n.errors) out += fmt::format("; {} error{}", n.errors, n.errors == 1 ? "" : "s");
-  out += "\n";
+  return out + "\n";
+}
+
+std::string render_markdown(const analysis::CheckRun& run) {
+  if (run.archs.size() > 1) return render_matrix(run, /*markdown=*/true);
+  using A = Table::Align;
+  Table t({{"name", A::left}, {"kernel", A::left}, {"arch", A::left}, {"tile", A::left},
+           {"stages", A::right}, {"max", A::right}, {"smem / limit (B)", A::right},
+           {"headroom", A::right}, {"CTAs/SM", A::right}, {"verdict", A::left}});
+  std::string notes;
+  for (const analysis::Entry& e : run.entries) {
+    t.add_row(result_cells(e));
+    for (const model::Diagnostic& d : e.result.diagnostics)
+      notes += fmt::format("- `{}`: {}\n", e.result.name, message(d));
+  }
+  std::string out = t.empty() ? "" : t.render_markdown();
+  if (!notes.empty()) out += "\n" + notes;
+  return out + "\n" + summary_line(analysis::tally(run));
+}
+
+std::string render_csv(const analysis::CheckRun& run) {
+  std::string out(csv_header());
+  for (const analysis::Entry& e : run.entries) append_csv_row(out, e, io::config_json(e.config));
   return out;
+}
+
+std::string render_matrix(const analysis::CheckRun& run, bool markdown) {
+  std::vector<Table::Column> cols{{markdown ? "name" : "NAME", Table::Align::left}};
+  for (int sm : run.archs) cols.push_back({model::arch_name(sm), Table::Align::left});
+  Table t(cols);
+  std::string notes;
+  const std::size_t per = run.archs.size();
+  for (std::size_t i = 0; i + per <= run.entries.size(); i += per) {
+    std::vector<std::string> row{run.entries[i].result.name};
+    for (std::size_t a = 0; a < per; ++a) {
+      const model::Result& r = run.entries[i + a].result;
+      row.push_back(matrix_cell(r));
+      if (r.status == Status::Fits) continue;
+      for (const model::Diagnostic& d : r.diagnostics)
+        if (d.severity == model::Severity::error)
+          notes += markdown ? fmt::format("- `{}` on {}: {}\n", r.name, model::arch_name(r.arch), message(d))
+                            : fmt::format("    {} on {}: {}\n", r.name, model::arch_name(r.arch), message(d));
+    }
+    t.add_row(std::move(row));
+  }
+  std::string out = markdown ? (t.empty() ? "" : t.render_markdown()) : t.render();
+  if (!notes.empty()) out += "\n" + notes;
+  return out + "\n" + summary_line(analysis::tally(run), "result");
 }
 
 ordered_json result_json(const analysis::Entry& e) {

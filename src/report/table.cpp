@@ -48,4 +48,33 @@ std::string Table::render() const {
   return out;
 }
 
+namespace {
+
+/// A Markdown table cell: `|` escaped, line breaks as spaces.
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Table::render_markdown() const {
+  std::string out = "|";
+  for (const Column& c : columns_) out += " " + md_cell(c.head) + " |";
+  out += "\n|";
+  for (const Column& c : columns_) out += c.align == Align::right ? "---:|" : "---|";
+  out += "\n";
+  for (const auto& row : rows_) {
+    out += "|";
+    for (const std::string& cell : row) out += " " + md_cell(cell) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace tilefit::report

@@ -30,6 +30,9 @@ class Table {
   bool empty() const { return rows_.empty(); }
 
   std::string render() const;
+  /// The same table as GitHub Markdown (| a | b |, right-aligned columns as ---:), cells escaped;
+  /// `after` texts are not part of it.
+  std::string render_markdown() const;
 
  private:
   std::string line(const std::vector<std::string>& cells, const std::vector<std::size_t>& width) const;

@@ -35,6 +35,9 @@ std::string problem_text(const Problem& p);
 
 struct CheckRun {
   TargetRequest::Mode mode = TargetRequest::Mode::per_config;
+  /// --arch with several architectures: their order; entries then hold one result per config per
+  /// architecture, config-major (config 0 on every arch, then config 1, ...).
+  std::vector<int> archs;
   /// The one target every config uses (--arch, --device); unset when it varies per config.
   std::optional<Target> common_target;
   std::vector<Entry> entries;
@@ -52,7 +55,8 @@ Tally tally(const CheckRun& run);
 void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail detail,
              CheckRun& run);
 
-/// Reads every file ("-" = standard input) and analyses every config in it.
+/// Reads every file ("-" = standard input) and analyses every config in it (for each of
+/// request.archs when there are several).
 CheckRun check_files(const std::vector<std::string>& files, const TargetRequest& request,
                      const device::DeviceSource& devices,
                      model::Detail detail = model::Detail::full);

@@ -27,8 +27,13 @@ namespace tilefit::analysis {
 struct TargetRequest {
   enum class Mode { per_config, arch, device, builtin };
   Mode mode = Mode::per_config;
-  int arch = 0;     ///< Mode::arch: compute capability (must be in the built-in table)
+  /// Mode::arch: the compute capabilities (each in the built-in table); several give one result
+  /// per config per architecture ("which of my H100 configs break on an RTX 5090").
+  std::vector<int> archs;
   int device = -1;  ///< Mode::device: GPU index
+
+  /// The same request for one of its architectures.
+  TargetRequest for_arch(int sm) const;
 };
 
 /// "per-config", "arch", "device", "builtin" (the JSON `target.mode`).
@@ -51,7 +56,8 @@ Target builtin_target(int sm);
 /// A queried GPU's target.
 Target device_target(const device::DeviceInfo& d);
 
-/// One config, resolved.
+/// One config, resolved (for a single architecture: a resolver of a several-arch request takes the
+/// first).
 struct Resolution {
   enum class Kind {
     analyse,       ///< evaluate `config` against `target`

@@ -32,6 +32,8 @@ struct EpilogueSpec {
   std::optional<int> stages_d;                   ///< override StagesD
   int sf_vec = 0;                                ///< blockscale_out: output SF vector size
   DType sf = DType::Void;                        ///< blockscale_out: output SF type
+
+  bool operator==(const EpilogueSpec&) const = default;
 };
 
 /// One GEMM kernel configuration. Majorness follows CUTLASS's letters: A "t" = row-major
@@ -56,6 +58,8 @@ struct KernelConfig {
   Mma mma = Mma::Auto;
   std::optional<std::array<long long, 3>> warp;  ///< sm80_multistage warp tile
   bool swap_ab = false;                 ///< TensorRT-LLM transposed MoE launch
+
+  bool operator==(const KernelConfig&) const = default;
 };
 
 }  // namespace tilefit::model

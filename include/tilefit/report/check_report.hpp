@@ -27,6 +27,24 @@ namespace tilefit::report {
 /// component, the limits used and the CUTLASS kernel under each config.
 std::string render_table(const analysis::CheckRun& run, bool breakdown);
 
+/// Markdown: the results table (GitHub Markdown), then each config's diagnostics as a list, then
+/// the summary line.
+std::string render_markdown(const analysis::CheckRun& run);
+
+/// CSV (tilefit/report/csv.hpp): a header and one row per result, the config as JSON.
+std::string render_csv(const analysis::CheckRun& run);
+
+/// Several architectures (run.archs): configs x architectures, each cell the verdict and the
+/// stage count ("fits (4)", "DOES NOT FIT (3)", "INVALID"); the error diagnostics of the cells
+/// that are not "fits" follow, one line each, then the summary. `markdown` for a Markdown table.
+/// Sample:
+///   NAME                  sm_90     sm_120
+///   bf16_coop_128x256x64  fits (4)  INVALID
+std::string render_matrix(const analysis::CheckRun& run, bool markdown);
+
+/// The summary line: "10 configs: 8 fit, 2 do not fit, 0 invalid[; 1 error]".
+std::string summary_line(const analysis::Tally& n, std::string_view noun = "config");
+
 /// JSON for scripts: schema_version, tool, target, results, errors, summary.
 nlohmann::ordered_json to_json(const analysis::CheckRun& run);
 

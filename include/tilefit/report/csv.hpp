@@ -1,0 +1,24 @@
+// CSV (RFC 4180) for check, sweep and suggest: one header, one line per result, every field
+// that needs it quoted ("a ""quoted"" name", fields with commas or line breaks). Sample:
+//
+//   name,file,index,arch,kernel,tile,stages,auto_stages,max_stages,max_stages_smem_bytes,smem_bytes,...
+//   moe_CtaShape128x128x64B,configs/sm120_moe_fp4.json,0,sm_120,sm120_blockscaled,128x128x128,4,true,4,...
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tilefit/analysis/check.hpp"
+
+namespace tilefit::report {
+
+/// Appends `field` to `out`, quoted when it holds a comma, a quote or a line break.
+void append_csv_field(std::string& out, std::string_view field);
+
+/// The header line of result rows (ends with "\n").
+std::string_view csv_header();
+
+/// Appends one result row (ends with "\n"); `config` is the config's JSON (io::config_json).
+void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config);
+
+}  // namespace tilefit::report

@@ -1,0 +1,152 @@
+#include "tilefit/io/config_writer.hpp"
+
+#include <charconv>
+
+#include "tilefit/model/arch.hpp"
+#include "tilefit/model/dtype.hpp"
+
+namespace tilefit::io {
+namespace {
+
+using model::DType;
+
+void append_int(std::string& out, long long v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+/// The name the reader parses back to `op`: a block-scaled format name, else the element type.
+/// A non-default scale-factor vector size is written as "sf_vec" (see sf_vec_override).
+std::string_view operand_text(const model::Operand& op) {
+  if (op.block_scaled()) {
+    if (op.sf == DType::UE4M3 && op.elem == DType::E2M1) return "nvfp4";
+    if (op.sf == DType::UE8M0) {
+      if (op.elem == DType::E2M1) return "mxfp4";
+      if (model::bits(op.elem) == 6) return "mxfp6";
+      if (model::bits(op.elem) == 8) return "mxfp8";
+    }
+  }
+  return model::dtype_name(op.elem);
+}
+
+/// The default vector size of `op`'s format name (nvfp4 16, mx* 32); 0 for plain operands.
+int default_sf_vec(const model::Operand& op) {
+  if (!op.block_scaled()) return 0;
+  return op.sf == DType::UE4M3 ? 16 : 32;
+}
+
+class Writer {
+ public:
+  std::string done() { return out_ + "}"; }
+  void key(std::string_view k) {
+    out_ += first_ ? "{" : ",";
+    first_ = false;
+    append_json_string(out_, k);
+    out_ += ':';
+  }
+  void str(std::string_view k, std::string_view v) {
+    key(k);
+    append_json_string(out_, v);
+  }
+  void num(std::string_view k, long long v) {
+    key(k);
+    append_int(out_, v);
+  }
+  void boolean(std::string_view k, bool v) {
+    key(k);
+    out_ += v ? "true" : "false";
+  }
+  template <class It>
+  void list(std::string_view k, It begin, It end) {
+    key(k);
+    out_ += '[';
+    for (It i = begin; i != end; ++i) {
+      if (i != begin) out_ += ',';
+      append_int(out_, *i);
+    }
+    out_ += ']';
+  }
+  std::string& raw() { return out_; }
+
+ private:
+  std::string out_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (const char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20) {
+      out += "\\u00";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  out += '"';
+}
+
+std::string config_json(const model::KernelConfig& cfg) {
+  Writer w;
+  w.str("name", cfg.name);
+  if (cfg.arch != 0) w.str("arch", model::arch_name(cfg.arch));
+  if (!cfg.family.empty()) w.str("kernel", cfg.family);
+  const long long tile[] = {cfg.m, cfg.n, cfg.k};
+  w.list("tile", std::begin(tile), std::end(tile));
+  if (cfg.cluster != std::array<int, 3>{1, 1, 1})
+    w.list("cluster", cfg.cluster.begin(), cfg.cluster.end());
+  w.str("a", operand_text(cfg.a));
+  w.str("b", operand_text(cfg.b));
+  // The reader applies one sf_vec to every block-scaled operand.
+  const int vec = cfg.a.block_scaled() ? cfg.a.sf_vec : cfg.b.sf_vec;
+  const int dflt = cfg.a.block_scaled() ? default_sf_vec(cfg.a) : default_sf_vec(cfg.b);
+  if ((cfg.a.block_scaled() || cfg.b.block_scaled()) && vec != dflt) w.num("sf_vec", vec);
+  if (cfg.c != cfg.d) {
+    if (cfg.c == DType::Void) {
+      w.key("c");
+      w.raw() += "null";
+    } else {
+      w.str("c", model::dtype_name(cfg.c));
+    }
+  }
+  w.str("d", model::dtype_name(cfg.d));
+  if (cfg.acc != DType::F32) w.str("acc", model::dtype_name(cfg.acc));
+  std::string layout;
+  layout += cfg.a_k_major ? 't' : 'n';
+  layout += cfg.b_k_major ? 'n' : 't';
+  layout += cfg.cd_row_major ? 't' : 'n';
+  w.str("layout", layout);
+  if (cfg.schedule != model::Schedule::Auto) w.str("schedule", model::schedule_name(cfg.schedule));
+  const model::EpilogueSpec& e = cfg.epilogue;
+  const bool epi_object = e.tile || e.stages_c || e.stages_d || e.sf_vec != 0 || e.sf != DType::Void;
+  if (epi_object) {
+    w.key("epilogue");
+    Writer o;
+    o.str("variant", model::epilogue_name(e.variant));
+    if (e.tile) o.list("tile", e.tile->begin(), e.tile->end());
+    if (e.stages_c) o.num("stages_c", *e.stages_c);
+    if (e.stages_d) o.num("stages_d", *e.stages_d);
+    if (e.sf_vec != 0) o.num("sf_vec", e.sf_vec);
+    if (e.sf != DType::Void) o.str("sf", model::dtype_name(e.sf));
+    w.raw() += o.done();
+  } else if (e.variant != model::EpilogueVariant::Auto) {
+    w.str("epilogue", model::epilogue_name(e.variant));
+  }
+  if (cfg.grouped) w.boolean("grouped", true);
+  if (cfg.stages) w.num("stages", *cfg.stages);
+  if (cfg.mma != model::Mma::Auto) w.str("mma", model::mma_name(cfg.mma));
+  if (cfg.warp) w.list("warp", cfg.warp->begin(), cfg.warp->end());
+  if (cfg.swap_ab) w.boolean("swap_ab", true);
+  return w.done();
+}
+
+}  // namespace tilefit::io

@@ -1,0 +1,58 @@
+// io::config_json writes a config the reader reads back to the same KernelConfig: what sweep and
+// suggest print is ready to feed back into check.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/config_writer.hpp"
+
+namespace tilefit::io {
+namespace {
+
+model::KernelConfig read_back(const std::string& json) {
+  const LoadResult r = parse_configs("[" + json + "]", "w.json");
+  EXPECT_TRUE(r.errors.empty()) << json << "\n" << (r.errors.empty() ? "" : format_error(r.errors[0]));
+  return r.configs.empty() ? model::KernelConfig{} : r.configs[0].config;
+}
+
+TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
+  int n = 0;
+  std::vector<model::KernelConfig> configs;
+  for (const char* f : {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
+                        "measured-sm120-sm90.jsonl"})
+    for (const auto& row : test::load_rows(f))
+      if (auto c = test::row_config(row)) configs.push_back(*c);
+  for (const char* f : {"configs/sm120_moe_fp4.json", "configs/sm120_moe_finalize.json",
+                        "configs/sm90_hopper.json", "configs/sm100_b200.json", "configs/sm80_ampere.json",
+                        "configs/sm120_gemm.json", "configs/mixed_families.json"})
+    for (auto& lc : read_config_file(test::source_path(f)).configs) configs.push_back(lc.config);
+  for (const model::KernelConfig& c : configs) {
+    const std::string json = config_json(c);
+    EXPECT_EQ(read_back(json), c) << json;
+    ++n;
+  }
+  EXPECT_GT(n, 250);
+}
+
+TEST(ConfigWriter, WritesTheCanonicalForm) {
+  const LoadResult r = parse_configs(
+      R"([{"name": "moe", "arch": "120", "tile": "CtaShape128x256x64B", "dtype": "nvfp4",
+           "grouped": true, "epilogue": "finalize", "swap_ab": true, "stages": 2}])",
+      "w.json");
+  ASSERT_EQ(r.configs.size(), 1u);
+  EXPECT_EQ(config_json(r.configs[0].config),
+            R"({"name":"moe","arch":"sm_120","tile":[128,256,128],"a":"nvfp4","b":"nvfp4","d":"bf16",)"
+            R"("layout":"tnn","epilogue":"finalize","grouped":true,"stages":2,"swap_ab":true})");
+}
+
+TEST(ConfigWriter, OddOperandsAndEpilogueObjects) {
+  model::KernelConfig c = read_back(
+      R"({"name": "x\"y", "arch": "sm_100", "tile": [256,128,128], "a": "nvfp4", "b": "nvfp4",
+          "sf_vec": 32, "c": null, "d": "e2m1", "acc": "f32", "layout": "nnt", "schedule": "2sm",
+          "cluster": [2,1,1], "epilogue": {"variant": "blockscale_out", "sf_vec": 16, "sf": "ue4m3",
+          "tile": [128, 64], "stages_c": 2, "stages_d": 1}, "mma": "nvf4"})");
+  EXPECT_EQ(read_back(config_json(c)), c) << config_json(c);
+}
+
+}  // namespace
+}  // namespace tilefit::io
