@@ -58,12 +58,12 @@ const device::DeviceList& TargetResolver::all_devices() {
   return *all_;
 }
 
-Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_given) {
+Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_given, bool explain) {
   Resolution r;
   r.config = cfg;
   switch (request_.mode) {
     case TargetRequest::Mode::arch:
-      if (arch_given && cfg.arch != request_.archs.front())
+      if (explain && arch_given && cfg.arch != request_.archs.front())
         r.before.push_back(model::diag(model::Code::arch_overridden)
                                .arch("arch", cfg.arch)
                                .arch("target_arch", request_.archs.front()));
@@ -128,7 +128,7 @@ Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_giv
       }
       break;
   }
-  if (r.target.source == Target::Source::device)
+  if (explain && r.target.source == Target::Source::device)
     r.after.push_back(model::diag(model::Code::limits_from_device)
                           .integer("device", r.target.device)
                           .name("device_name", r.target.device_name));

@@ -21,6 +21,7 @@ int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Ex
       "error; 3 device error; 4 the output could not be written; 5 internal error.");
   Command command;
   register_check(app, command);
+  register_sweep(app, command);
   register_archs(app, command);
   register_families(app, command);
   register_device(app, command);

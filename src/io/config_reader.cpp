@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "io/config_decoder.hpp"
+#include "io/document.hpp"
 #include "io/file_input.hpp"
 #include "io/json_fields.hpp"
 #include "io/json_stream.hpp"
@@ -25,24 +26,18 @@ const std::vector<std::string>& top_level_keys() {
 constexpr std::string_view kExpectedDocument =
     "expected a JSON object {\"configs\": [...]} or an array of configs";
 
-/// Collects what the stream delivers into a LoadResult, keeping at most kMaxErrorsPerFile
-/// errors and counting the rest.
-class Collector : public detail::StreamSink {
+/// Collects the file-level problems of what the stream delivers and hands each config to the
+/// document's ConfigHandler, keeping at most kMaxErrorsPerFile errors and counting the rest.
+class Collector : public detail::StreamSink, public detail::ErrorSink {
  public:
-  explicit Collector(const std::string& file) : file_(file) {}
+  Collector(const std::string& file, const detail::ConfigHandler& handle)
+      : file_(file), handle_(handle) {}
 
   void on_config(std::size_t index, Value&& v, bool too_large) override {
-    detail::DecodedConfig d =
-        detail::decode_config(v, index, too_large, result_.errors.size() < kMaxErrorsPerFile);
-    if (d.config) {
-      result_.configs.push_back(
-          {file_, static_cast<int>(index), std::move(*d.config), d.arch_given});
-      return;
-    }
-    ++bad_configs_;
-    for (detail::FieldError& e : d.errors)
-      add({file_, static_cast<int>(index), d.name, std::move(e.field), std::move(e.message)});
+    if (!handle_(index, std::move(v), too_large, *this)) ++bad_configs_;
   }
+  bool listing() const override { return result_.errors.size() < kMaxErrorsPerFile; }
+  void error(ConfigError e) override { add(std::move(e)); }
 
   void on_top_field(const std::string& key, Value&& v, bool duplicate) override {
     const std::string field = detail::truncate_utf8(key, 64);
@@ -77,6 +72,8 @@ class Collector : public detail::StreamSink {
     return r;
   }
 
+  std::vector<ConfigError> finish_errors() { return std::move(finish().errors); }
+
   LoadResult finish() {
     if (suppressed_ > 0)
       result_.errors.push_back({file_, -1, "", "",
@@ -98,10 +95,16 @@ class Collector : public detail::StreamSink {
   }
 
   std::string file_;
+  const detail::ConfigHandler& handle_;
   LoadResult result_;
   std::size_t suppressed_ = 0;
   std::size_t bad_configs_ = 0;
 };
+
+/// The whole document is unreadable: only the one error `c.fatal()` made.
+detail::Document fatal_document(Collector& c, std::string message, std::string field = "") {
+  return {c.fatal(std::move(message), std::move(field)).errors, true};
+}
 
 std::string top_kind_phrase(const Value& v) {
   switch (v.kind) {
@@ -132,46 +135,71 @@ std::string format_error(const ConfigError& e) {
   return out;
 }
 
-LoadResult parse_configs(std::string_view text, const std::string& file_label) {
-  Collector c(file_label);
-  if (auto problem = detail::check_text(text)) return c.fatal(*problem);
+namespace detail {
+
+Document parse_document(std::string_view text, const std::string& file_label,
+                        const ConfigHandler& handle, std::size_t max_values) {
+  Collector c(file_label, handle);
+  if (auto problem = detail::check_text(text)) return fatal_document(c, *problem);
   const std::string_view body = detail::strip_utf8_bom(text);
-  const detail::StreamOutcome out = detail::stream_configs(body, c);
+  const detail::StreamOutcome out = detail::stream_configs(body, c, max_values);
   using Failure = detail::StreamOutcome::Failure;
   switch (out.failure) {
     case Failure::Syntax:
-      return c.fatal("not JSON: " + detail::describe_parse_error(body, out.position,
+      return fatal_document(c, "not JSON: " + detail::describe_parse_error(body, out.position,
                                                                  out.parser_message,
                                                                  out.parser_error_id));
     case Failure::TooDeep: {
       const auto at = detail::find_too_deep(body, kMaxJsonDepth);
       const detail::TextPosition p = detail::position_of(body, at.value_or(0));
-      return c.fatal("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+      return fatal_document(c, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                      " levels at line " + std::to_string(p.line) + ", column " +
                      std::to_string(p.column) + "; a config file needs at most 5");
     }
     case Failure::TooManyConfigs:
-      return c.fatal("too many configs: more than " + std::to_string(kMaxConfigsPerFile) +
+      return fatal_document(c, "too many configs: more than " + std::to_string(kMaxConfigsPerFile) +
                      " in one file; split them into several files");
     case Failure::None:
       break;
   }
   using Top = detail::StreamOutcome::Top;
   if (out.top == Top::Scalar)
-    return c.fatal("the top level is " + top_kind_phrase(out.top_scalar) + "; " +
+    return fatal_document(c, "the top level is " + top_kind_phrase(out.top_scalar) + "; " +
                    std::string(kExpectedDocument));
   if (c.duplicate_configs_)
-    return c.fatal("duplicate field (JSON keeps only one); give one \"configs\" array", "configs");
-  if (!c.configs_not_array_.empty()) return c.fatal(c.configs_not_array_, "configs");
+    return fatal_document(c, "duplicate field (JSON keeps only one); give one \"configs\" array", "configs");
+  if (!c.configs_not_array_.empty()) return fatal_document(c, c.configs_not_array_, "configs");
   if (out.top == Top::Object && !out.configs_array_seen) {
-    LoadResult r = c.finish();
-    r.configs.clear();
-    r.errors.push_back(
+    Document d{c.finish_errors(), true};
+    d.errors.push_back(
         {file_label, -1, "", "", "no \"configs\" array; " + std::string(kExpectedDocument)});
-    return r;
+    return d;
   }
-  return c.finish();
+  return {c.finish_errors(), false};
 }
+
+}  // namespace detail
+
+LoadResult parse_configs(std::string_view text, const std::string& file_label) {
+  LoadResult r;
+  detail::Document d = detail::parse_document(
+      text, file_label,
+      [&](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
+        detail::DecodedConfig dc = detail::decode_config(v, index, too_large, errors.listing());
+        if (dc.config) {
+          r.configs.push_back({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given});
+          return true;
+        }
+        for (detail::FieldError& e : dc.errors)
+          errors.error({file_label, static_cast<int>(index), dc.name, std::move(e.field), std::move(e.message)});
+        return false;
+      });
+  if (d.fatal) r.configs.clear();
+  r.errors = std::move(d.errors);
+  return r;
+}
+
+
 
 LoadResult read_config_file(const std::string& path) {
   const std::string label = path == "-" ? "<stdin>" : path;

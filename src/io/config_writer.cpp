@@ -38,16 +38,40 @@ int default_sf_vec(const model::Operand& op) {
 
 class Writer {
  public:
-  std::string done() { return out_ + "}"; }
+  /// `quote`: how a JSON quote is written — "\"" for JSON, "\"\"" for JSON inside a CSV field.
+  explicit Writer(std::string_view quote = "\"") : q_(quote) { out_.reserve(256); }
+  std::string done() {
+    out_ += '}';
+    return std::move(out_);
+  }
+  /// `k` is one of the config's own field names: plain ASCII, written as is.
   void key(std::string_view k) {
-    out_ += first_ ? "{" : ",";
+    out_ += first_ ? '{' : ',';
     first_ = false;
-    append_json_string(out_, k);
+    out_ += q_;
+    out_ += k;
+    out_ += q_;
     out_ += ':';
   }
   void str(std::string_view k, std::string_view v) {
     key(k);
-    append_json_string(out_, v);
+    if (q_.size() == 1) {
+      append_json_string(out_, v);
+      return;
+    }
+    std::string json;
+    append_json_string(json, v);
+    for (const char c : json) {
+      if (c == '"') out_ += '"';
+      out_ += c;
+    }
+  }
+  /// A value that is one of tilefit's own names (an arch, a type, a schedule): no escapes.
+  void word(std::string_view k, std::string_view v) {
+    key(k);
+    out_ += q_;
+    out_ += v;
+    out_ += q_;
   }
   void num(std::string_view k, long long v) {
     key(k);
@@ -70,42 +94,57 @@ class Writer {
   std::string& raw() { return out_; }
 
  private:
+  std::string_view q_;
   std::string out_;
   bool first_ = true;
 };
+
+std::string write_config(const model::KernelConfig& cfg, std::string_view quote);
 
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (const char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20) {
+  // Copy runs of plain characters whole; escape the rest.
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c != '"' && c != '\\' && c >= 0x20) continue;
+    out.append(s.data() + from, i - from);
+    if (c < 0x20) {
       out += "\\u00";
       out += kHex[c >> 4];
       out += kHex[c & 15];
     } else {
-      out += ch;
+      out += '\\';
+      out += static_cast<char>(c);
     }
+    from = i + 1;
   }
+  out.append(s.data() + from, s.size() - from);
   out += '"';
 }
 
-std::string config_json(const model::KernelConfig& cfg) {
-  Writer w;
+std::string config_json(const model::KernelConfig& cfg) { return write_config(cfg, "\""); }
+
+std::string config_json_csv(const model::KernelConfig& cfg) {
+  return "\"" + write_config(cfg, "\"\"") + "\"";
+}
+
+namespace {
+
+std::string write_config(const model::KernelConfig& cfg, std::string_view quote) {
+  Writer w(quote);
   w.str("name", cfg.name);
-  if (cfg.arch != 0) w.str("arch", model::arch_name(cfg.arch));
-  if (!cfg.family.empty()) w.str("kernel", cfg.family);
+  if (cfg.arch != 0) w.word("arch", model::arch_name(cfg.arch));
+  if (!cfg.family.empty()) w.word("kernel", cfg.family);
   const long long tile[] = {cfg.m, cfg.n, cfg.k};
   w.list("tile", std::begin(tile), std::end(tile));
   if (cfg.cluster != std::array<int, 3>{1, 1, 1})
     w.list("cluster", cfg.cluster.begin(), cfg.cluster.end());
-  w.str("a", operand_text(cfg.a));
-  w.str("b", operand_text(cfg.b));
+  w.word("a", operand_text(cfg.a));
+  w.word("b", operand_text(cfg.b));
   // The reader applies one sf_vec to every block-scaled operand.
   const int vec = cfg.a.block_scaled() ? cfg.a.sf_vec : cfg.b.sf_vec;
   const int dflt = cfg.a.block_scaled() ? default_sf_vec(cfg.a) : default_sf_vec(cfg.b);
@@ -115,38 +154,40 @@ std::string config_json(const model::KernelConfig& cfg) {
       w.key("c");
       w.raw() += "null";
     } else {
-      w.str("c", model::dtype_name(cfg.c));
+      w.word("c", model::dtype_name(cfg.c));
     }
   }
-  w.str("d", model::dtype_name(cfg.d));
-  if (cfg.acc != DType::F32) w.str("acc", model::dtype_name(cfg.acc));
+  w.word("d", model::dtype_name(cfg.d));
+  if (cfg.acc != DType::F32) w.word("acc", model::dtype_name(cfg.acc));
   std::string layout;
   layout += cfg.a_k_major ? 't' : 'n';
   layout += cfg.b_k_major ? 'n' : 't';
   layout += cfg.cd_row_major ? 't' : 'n';
-  w.str("layout", layout);
-  if (cfg.schedule != model::Schedule::Auto) w.str("schedule", model::schedule_name(cfg.schedule));
+  w.word("layout", layout);
+  if (cfg.schedule != model::Schedule::Auto) w.word("schedule", model::schedule_name(cfg.schedule));
   const model::EpilogueSpec& e = cfg.epilogue;
   const bool epi_object = e.tile || e.stages_c || e.stages_d || e.sf_vec != 0 || e.sf != DType::Void;
   if (epi_object) {
     w.key("epilogue");
-    Writer o;
-    o.str("variant", model::epilogue_name(e.variant));
+    Writer o(quote);
+    o.word("variant", model::epilogue_name(e.variant));
     if (e.tile) o.list("tile", e.tile->begin(), e.tile->end());
     if (e.stages_c) o.num("stages_c", *e.stages_c);
     if (e.stages_d) o.num("stages_d", *e.stages_d);
     if (e.sf_vec != 0) o.num("sf_vec", e.sf_vec);
-    if (e.sf != DType::Void) o.str("sf", model::dtype_name(e.sf));
+    if (e.sf != DType::Void) o.word("sf", model::dtype_name(e.sf));
     w.raw() += o.done();
   } else if (e.variant != model::EpilogueVariant::Auto) {
-    w.str("epilogue", model::epilogue_name(e.variant));
+    w.word("epilogue", model::epilogue_name(e.variant));
   }
   if (cfg.grouped) w.boolean("grouped", true);
   if (cfg.stages) w.num("stages", *cfg.stages);
-  if (cfg.mma != model::Mma::Auto) w.str("mma", model::mma_name(cfg.mma));
+  if (cfg.mma != model::Mma::Auto) w.word("mma", model::mma_name(cfg.mma));
   if (cfg.warp) w.list("warp", cfg.warp->begin(), cfg.warp->end());
   if (cfg.swap_ab) w.boolean("swap_ab", true);
   return w.done();
 }
+
+}  // namespace
 
 }  // namespace tilefit::io

@@ -20,7 +20,8 @@ constexpr std::size_t kTopFieldValues = 32;
 /// "capture" builds the Value tree of one config (or one top-level member) while it is open.
 class Handler {
  public:
-  Handler(StreamSink& sink, StreamOutcome& out) : sink_(sink), out_(out) {}
+  Handler(StreamSink& sink, StreamOutcome& out, std::size_t max_values)
+      : sink_(sink), out_(out), max_values_(max_values) {}
 
   bool null() { return scalar(Value{}); }
   bool boolean(bool b) {
@@ -149,7 +150,7 @@ class Handler {
           out_.failure = StreamOutcome::Failure::TooManyConfigs;
           return false;
         }
-        begin_capture(true, kMaxValuesPerConfig);
+        begin_capture(true, max_values_);
         cap_.index = next_index_++;
       } else {  // depth 1 in the top-level object: the value of top_key_
         if (container && v.kind == Value::Kind::Array && top_key_ == "configs" &&
@@ -217,6 +218,7 @@ class Handler {
   }
 
   StreamSink& sink_;
+  std::size_t max_values_;
   StreamOutcome& out_;
   int depth_ = 0;
   Capture cap_;
@@ -230,9 +232,9 @@ class Handler {
 
 }  // namespace
 
-StreamOutcome stream_configs(std::string_view text, StreamSink& sink) {
+StreamOutcome stream_configs(std::string_view text, StreamSink& sink, std::size_t max_values) {
   StreamOutcome out;
-  Handler handler(sink, out);
+  Handler handler(sink, out, max_values);
   json::sax_parse(text.begin(), text.end(), &handler);
   return out;
 }

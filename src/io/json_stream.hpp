@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "io/json_value.hpp"
+#include "tilefit/io/config_reader.hpp"
 
 namespace tilefit::io::detail {
 
@@ -44,6 +45,8 @@ struct StreamOutcome {
 };
 
 /// Parses `text` (UTF-8 JSON, no byte-order mark) and feeds `sink`.
-StreamOutcome stream_configs(std::string_view text, StreamSink& sink);
+/// `max_values`: the cap on one config's values (kMaxValuesPerConfig; larger for sweep spaces).
+StreamOutcome stream_configs(std::string_view text, StreamSink& sink,
+                             std::size_t max_values = kMaxValuesPerConfig);
 
 }  // namespace tilefit::io::detail

@@ -118,7 +118,7 @@ std::string render_markdown(const analysis::CheckRun& run) {
 
 std::string render_csv(const analysis::CheckRun& run) {
   std::string out(csv_header());
-  for (const analysis::Entry& e : run.entries) append_csv_row(out, e, io::config_json(e.config));
+  for (const analysis::Entry& e : run.entries) append_csv_row(out, e);
   return out;
 }
 

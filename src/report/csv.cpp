@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/arch.hpp"
 
 namespace tilefit::report {
@@ -20,16 +21,27 @@ void opt(std::string& out, const std::optional<model::Bytes>& v) {
 }  // namespace
 
 void append_csv_field(std::string& out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+  bool quote = false;
+  for (const char c : field)
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') {
+      quote = true;
+      break;
+    }
+  if (!quote) {
     out += field;
     return;
   }
-  out += '"';
+  // One pass into room for the worst case (every character a quote), then trim.
+  const std::size_t at = out.size();
+  out.resize(at + 2 * field.size() + 2);
+  char* p = out.data() + at;
+  *p++ = '"';
   for (const char c : field) {
-    if (c == '"') out += '"';
-    out += c;
+    if (c == '"') *p++ = '"';
+    *p++ = c;
   }
-  out += '"';
+  *p++ = '"';
+  out.resize(static_cast<std::size_t>(p - out.data()));
 }
 
 std::string_view csv_header() {
@@ -38,7 +50,11 @@ std::string_view csv_header() {
          "target,config\n";
 }
 
-void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config) {
+void append_csv_row(std::string& out, const analysis::Entry& e) {
+  append_csv_row(out, e, io::config_json_csv(e.config), /*quoted=*/true);
+}
+
+void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config, bool quoted) {
   const model::Result& r = e.result;
   append_csv_field(out, r.name);
   out += ',';
@@ -83,7 +99,10 @@ void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view
     out += "builtin";
   }
   out += ',';
-  append_csv_field(out, config);
+  if (quoted)
+    out += config;
+  else
+    append_csv_field(out, config);
   out += '\n';
 }
 

@@ -63,18 +63,30 @@ std::string md_cell(const std::string& s) {
 
 }  // namespace
 
-std::string Table::render_markdown() const {
+std::string Table::markdown_head() const {
   std::string out = "|";
   for (const Column& c : columns_) out += " " + md_cell(c.head) + " |";
   out += "\n|";
   for (const Column& c : columns_) out += c.align == Align::right ? "---:|" : "---|";
-  out += "\n";
-  for (const auto& row : rows_) {
-    out += "|";
-    for (const std::string& cell : row) out += " " + md_cell(cell) + " |";
-    out += "\n";
-  }
+  return out + "\n";
+}
+
+std::string Table::markdown_row(const std::vector<std::string>& cells) {
+  std::string out = "|";
+  for (const std::string& cell : cells) out += " " + md_cell(cell) + " |";
+  return out + "\n";
+}
+
+std::string Table::render_markdown() const {
+  std::string out = markdown_head();
+  for (const auto& row : rows_) out += markdown_row(row);
   return out;
+}
+
+std::string Table::head_line(const std::vector<std::size_t>& widths) const {
+  std::vector<std::string> heads;
+  for (const Column& c : columns_) heads.push_back(c.head);
+  return line(heads, widths);
 }
 
 }  // namespace tilefit::report

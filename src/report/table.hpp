@@ -34,6 +34,17 @@ class Table {
   /// `after` texts are not part of it.
   std::string render_markdown() const;
 
+  /// For output that streams (sweep): the head and one row at fixed `widths` (one per column),
+  /// without holding rows.
+  std::string head_line(const std::vector<std::size_t>& widths) const;
+  std::string row_line(const std::vector<std::string>& cells, const std::vector<std::size_t>& widths) const {
+    return line(cells, widths);
+  }
+  /// One Markdown row.
+  static std::string markdown_row(const std::vector<std::string>& cells);
+  /// The Markdown head and separator of these columns.
+  std::string markdown_head() const;
+
  private:
   std::string line(const std::vector<std::string>& cells, const std::vector<std::size_t>& width) const;
 

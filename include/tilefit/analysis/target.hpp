@@ -86,8 +86,9 @@ class TargetResolver {
   /// --device N could not be asked: every config is then a device error with this message.
   const std::optional<device::DeviceError>& device_failure() const { return device_failure_; }
 
-  /// Applies the rules to one config (`arch_given`: the config has its own "arch").
-  Resolution resolve(const model::KernelConfig& cfg, bool arch_given);
+  /// Applies the rules to one config (`arch_given`: the config has its own "arch"). With
+  /// `explain` false the `before`/`after` diagnostics are not built (sweeps).
+  Resolution resolve(const model::KernelConfig& cfg, bool arch_given, bool explain = true);
 
  private:
   const device::DeviceList& all_devices();

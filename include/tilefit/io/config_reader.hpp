@@ -33,6 +33,8 @@ inline constexpr std::size_t kMaxConfigsPerFile = 100'000;
 inline constexpr int kMaxJsonDepth = 64;
 /// Most JSON values (scalars and containers) in one config; a real config has about 30.
 inline constexpr std::size_t kMaxValuesPerConfig = 1000;
+/// The same for one config of a sweep file, whose alternatives may be long lists.
+inline constexpr std::size_t kMaxValuesPerSpace = 100'000;
 /// Errors listed per file; past this, one last error counts the rest.
 inline constexpr std::size_t kMaxErrorsPerFile = 10'000;
 /// Longest config "name", in bytes.

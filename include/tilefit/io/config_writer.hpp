@@ -18,6 +18,10 @@ namespace tilefit::io {
 /// out too.
 std::string config_json(const model::KernelConfig& cfg);
 
+/// config_json(cfg) as one CSV field: quoted, every quote doubled (written that way, not escaped
+/// afterwards).
+std::string config_json_csv(const model::KernelConfig& cfg);
+
 /// Appends `s` as a JSON string literal (quotes and escapes) to `out`.
 void append_json_string(std::string& out, std::string_view s);
 

@@ -18,7 +18,9 @@ void append_csv_field(std::string& out, std::string_view field);
 /// The header line of result rows (ends with "\n").
 std::string_view csv_header();
 
-/// Appends one result row (ends with "\n"); `config` is the config's JSON (io::config_json).
-void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config);
+/// Appends one result row (ends with "\n"), the config as its JSON (io::config_json).
+void append_csv_row(std::string& out, const analysis::Entry& e);
+/// The same with the config's JSON given: as is when `quoted` (already a CSV field), else quoted.
+void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config, bool quoted);
 
 }  // namespace tilefit::report

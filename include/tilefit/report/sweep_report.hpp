@@ -1,0 +1,41 @@
+// What `tilefit sweep` prints, as it comes (every format streams; nothing is held).
+//
+// table (one column per varying field):
+//   NAME      TILE           STAGES  ARCH    STAGES  MAX  SMEM / LIMIT (B)  HEADROOM  CTAs/SM  VERDICT
+//   moe@0     [128,64,128]   "auto"  sm_120  5 auto    5    93184 / 101376      8192        1  fits
+//   …
+//   288 candidates: 120 fit, 100 do not fit, 68 invalid; 120 listed
+// markdown: the same as a GitHub table; csv: tilefit/report/csv.hpp rows;
+// json: {"schema_version", "tool", "command": "sweep", "target", "results": [{…check's result…,
+//   "alternatives": {"tile": [128,64,128], "stages": "auto"}, "config": {…}}], "errors", "summary"}
+// With several architectures, table and Markdown show one column per architecture ("fits (4)").
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilefit/analysis/sweep.hpp"
+
+namespace tilefit::report {
+
+enum class Format { table, json, csv, markdown };
+
+/// Streams a sweep's listed candidates to `emit`; finish() writes the errors and the summary.
+class SweepWriter : public analysis::SweepSink {
+ public:
+  using Emit = std::function<void(std::string_view)>;
+  /// `spaces` and `archs` (empty for one target) size the columns; `mode` is the target's mode.
+  static std::unique_ptr<SweepWriter> make(Format format, const std::vector<io::ConfigSpace>& spaces,
+                                           const analysis::TargetRequest& request, Emit emit);
+  /// Writes what is still buffered, the problems (JSON) and the summary.
+  virtual void finish(const analysis::SweepTally& tally,
+                      const std::vector<analysis::Problem>& problems) = 0;
+};
+
+/// "288 candidates: 120 fit, 100 do not fit, 68 invalid; 120 listed[; 1 error]".
+std::string sweep_summary(const analysis::SweepTally& t, std::size_t errors);
+
+}  // namespace tilefit::report

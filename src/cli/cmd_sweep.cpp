@@ -1,0 +1,111 @@
+// `tilefit sweep FILE... [--arch A[,B...] | --device N | --builtin] [--all]
+//                 [--format table|json|csv|markdown] [--sort stages|bytes|headroom|tile]
+//                 [--reverse] [--top N]`
+// Every candidate of every config space (tilefit/io/space.hpp), streamed. Exit 0 when at least
+// one candidate fits, 1 when none does, 2 on input errors, 3 on device errors.
+#include <memory>
+
+#include "cli/cli_context.hpp"
+#include "cli/target_options.hpp"
+#include "tilefit/analysis/sweep.hpp"
+#include "tilefit/report/sweep_report.hpp"
+
+namespace tilefit::cli {
+namespace {
+
+struct SweepCliOptions {
+  std::vector<std::string> files;
+  TargetOptions target;
+  std::string format = "table";
+  bool all = false;
+  std::string sort = "none";
+  bool reverse = false;
+  std::uint64_t top = 0;
+};
+
+report::Format format_of(const std::string& f) {
+  if (f == "json") return report::Format::json;
+  if (f == "csv") return report::Format::csv;
+  if (f == "markdown") return report::Format::markdown;
+  return report::Format::table;
+}
+
+analysis::SortKey sort_of(const std::string& s) {
+  if (s == "stages") return analysis::SortKey::stages;
+  if (s == "bytes") return analysis::SortKey::bytes;
+  if (s == "headroom") return analysis::SortKey::headroom;
+  if (s == "tile") return analysis::SortKey::tile;
+  return analysis::SortKey::none;
+}
+
+void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
+  analysis::SweepOptions o;
+  o.request = opt.target.request();
+  o.all = opt.all;
+  o.sort = sort_of(opt.sort);
+  o.reverse = opt.reverse;
+  o.top = opt.top;
+  if (opt.top > 0 && o.sort == analysis::SortKey::none)
+    throw CommandError(kExitInput, "--top " + std::to_string(opt.top) + " needs --sort (stages, bytes, headroom or tile)");
+  const report::Format format = format_of(opt.format);
+  o.detail = format == report::Format::json ? model::Detail::full : model::Detail::verdict;
+  if (format != report::Format::table) Output::report_closed_pipes();
+
+  std::vector<io::ConfigSpace> spaces;
+  std::vector<analysis::Problem> problems;
+  for (const std::string& f : opt.files) {
+    io::SpaceLoad load = io::read_space_file(f);
+    for (io::ConfigSpace& s : load.spaces) spaces.push_back(std::move(s));
+    for (io::ConfigError& e : load.errors) problems.push_back({analysis::Problem::Kind::input, std::move(e)});
+  }
+
+  class Sink final : public analysis::SweepSink {
+   public:
+    Sink(report::SweepWriter& w, Output& out) : w_(w), out_(out) {}
+    void result(const io::ConfigSpace& s, std::uint64_t i, std::span<const analysis::Entry> e) override {
+      w_.result(s, i, e);
+    }
+    bool stopped() const override { return out_.failed(); }
+
+   private:
+    report::SweepWriter& w_;
+    Output& out_;
+  };
+  auto writer = report::SweepWriter::make(format, spaces, o.request,
+                                          [&ctx](std::string_view text) { ctx.out.write(text); });
+  Sink sink(*writer, ctx.out);
+  const analysis::SweepTally tally = analysis::run_sweep(spaces, o, device::system_devices(), sink, problems);
+  writer->finish(tally, problems);
+
+  if (format != report::Format::json)
+    for (const analysis::Problem& p : problems) ctx.errors.push_back(analysis::problem_text(p));
+  ctx.raise(tally.fits > 0 ? kExitOk : kExitNotFit);
+  for (const analysis::Problem& p : problems)
+    ctx.raise(p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);
+}
+
+}  // namespace
+
+void register_sweep(CLI::App& app, Command& cmd) {
+  auto opt = std::make_shared<SweepCliOptions>();
+  auto* sub = app.add_subcommand(
+      "sweep",
+      "Sweep spaces of configs: any field may hold an array of alternatives (tile also "
+      "{\"m\": [...], \"n\": [...], \"k\": [...]} or a list of tiles); lists the candidates that "
+      "fit (--all: every one), each with its concrete config");
+  sub->add_option("files", opt->files, "Sweep files (the config format with alternatives); - reads standard input")
+      ->required();
+  add_target_options(*sub, opt->target);
+  sub->add_flag("--all", opt->all, "List every candidate, not only those that fit");
+  sub->add_option("--format", opt->format, "table (default), json, csv or markdown")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  sub->add_option("--sort", opt->sort,
+                  "stages (most first), bytes (fewest first), headroom (tightest first) or tile "
+                  "(largest M*N*K first); holds the listed candidates (32 B each) until the end")
+      ->check(CLI::IsMember({"none", "stages", "bytes", "headroom", "tile"}));
+  sub->add_flag("--reverse", opt->reverse, "Sort the other way round");
+  sub->add_option("--top", opt->top, "With --sort: only the best N");
+  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_sweep(*opt, ctx); }; });
+}
+
+}  // namespace tilefit::cli
