@@ -58,11 +58,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tilefit/io/config_reader.hpp"
 #include "tilefit/model/arch.hpp"
@@ -129,22 +128,52 @@ struct TypeName {
 
 /// DataTypeNames, library.py:134-181 (every entry; the kind says what tilefit can do with it).
 constexpr TypeName kDataTypeNames[] = {
-    {"void", TypeKind::void_c},        {"b1", TypeKind::other},       {"u2", TypeKind::other},
-    {"u4", TypeKind::other},           {"u8", TypeKind::element},     {"u16", TypeKind::other},
-    {"u32", TypeKind::other},          {"u64", TypeKind::other},      {"s2", TypeKind::other},
-    {"s4", TypeKind::other},           {"s8", TypeKind::element},     {"s16", TypeKind::other},
-    {"s32", TypeKind::element},        {"s64", TypeKind::other},      {"e4m3", TypeKind::element},
-    {"e5m2", TypeKind::element},       {"f8", TypeKind::runtime},     {"f6", TypeKind::runtime},
-    {"f4", TypeKind::runtime},         {"e2m3", TypeKind::element},   {"e3m2", TypeKind::element},
-    {"e2m1", TypeKind::element},       {"ue8m0", TypeKind::scale_factor},
-    {"ue4m3", TypeKind::scale_factor}, {"f16", TypeKind::element},    {"bf16", TypeKind::element},
-    {"f32", TypeKind::element},        {"tf32", TypeKind::element},   {"f64", TypeKind::f64},
-    {"cf16", TypeKind::complex},       {"cbf16", TypeKind::complex},  {"cf32", TypeKind::complex},
-    {"ctf32", TypeKind::complex},      {"cf64", TypeKind::complex},   {"cu2", TypeKind::complex},
-    {"cu4", TypeKind::complex},        {"cu8", TypeKind::complex},    {"cu16", TypeKind::complex},
-    {"cu32", TypeKind::complex},       {"cu64", TypeKind::complex},   {"cs2", TypeKind::complex},
-    {"cs4", TypeKind::complex},        {"cs8", TypeKind::complex},    {"cs16", TypeKind::complex},
-    {"cs32", TypeKind::complex},       {"cs64", TypeKind::complex},
+    {"void", TypeKind::void_c},
+    {"b1", TypeKind::other},
+    {"u2", TypeKind::other},
+    {"u4", TypeKind::other},
+    {"u8", TypeKind::element},
+    {"u16", TypeKind::other},
+    {"u32", TypeKind::other},
+    {"u64", TypeKind::other},
+    {"s2", TypeKind::other},
+    {"s4", TypeKind::other},
+    {"s8", TypeKind::element},
+    {"s16", TypeKind::other},
+    {"s32", TypeKind::element},
+    {"s64", TypeKind::other},
+    {"e4m3", TypeKind::element},
+    {"e5m2", TypeKind::element},
+    {"f8", TypeKind::runtime},
+    {"f6", TypeKind::runtime},
+    {"f4", TypeKind::runtime},
+    {"e2m3", TypeKind::element},
+    {"e3m2", TypeKind::element},
+    {"e2m1", TypeKind::element},
+    {"ue8m0", TypeKind::scale_factor},
+    {"ue4m3", TypeKind::scale_factor},
+    {"f16", TypeKind::element},
+    {"bf16", TypeKind::element},
+    {"f32", TypeKind::element},
+    {"tf32", TypeKind::element},
+    {"f64", TypeKind::f64},
+    {"cf16", TypeKind::complex},
+    {"cbf16", TypeKind::complex},
+    {"cf32", TypeKind::complex},
+    {"ctf32", TypeKind::complex},
+    {"cf64", TypeKind::complex},
+    {"cu2", TypeKind::complex},
+    {"cu4", TypeKind::complex},
+    {"cu8", TypeKind::complex},
+    {"cu16", TypeKind::complex},
+    {"cu32", TypeKind::complex},
+    {"cu64", TypeKind::complex},
+    {"cs2", TypeKind::complex},
+    {"cs4", TypeKind::complex},
+    {"cs8", TypeKind::complex},
+    {"cs16", TypeKind::complex},
+    {"cs32", TypeKind::complex},
+    {"cs64", TypeKind::complex},
 };
 
 const TypeName* find_type(std::string_view s) {
@@ -160,7 +189,7 @@ struct ShortType {
   std::string_view type;  ///< the DataTypeNames spelling
 };
 constexpr ShortType kShortDataTypeNames[] = {
-    {"i", "s32"}, {"e4m3", "e4m3"}, {"e5m2", "e5m2"}, {"h", "f16"}, {"s", "f32"}, {"d", "f64"},
+    {"i", "s32"},  {"e4m3", "e4m3"}, {"e5m2", "e5m2"}, {"h", "f16"}, {"s", "f32"}, {"d", "f64"},
     {"c", "cf32"}, {"z", "cf64"},    {"f8", "f8"},     {"f6", "f6"}, {"f4", "f4"},
 };
 
@@ -171,9 +200,12 @@ struct OpClassName {
   OpClass op;
 };
 constexpr OpClassName kOpcodeClassNames[] = {
-    {"simt", OpClass::simt},          {"tensorop", OpClass::tensorop},
-    {"wmma_tensorop", OpClass::wmma}, {"sptensorop", OpClass::sparse},
-    {"bstensorop", OpClass::block_scaled}, {"bssptensorop", OpClass::block_scaled_sparse},
+    {"simt", OpClass::simt},
+    {"tensorop", OpClass::tensorop},
+    {"wmma_tensorop", OpClass::wmma},
+    {"sptensorop", OpClass::sparse},
+    {"bstensorop", OpClass::block_scaled},
+    {"bssptensorop", OpClass::block_scaled_sparse},
 };
 
 /// TileSchedulerSuffixes, library.py:1071-1075: Default and Persistent write nothing, StreamK
@@ -188,20 +220,35 @@ enum class Instr { none, auto_, f8f6f4, nvf4, mxf4_or_mxf8f6f4 };
 /// schedules share a suffix (the dense, block-scaled and ptr-array 1SM schedules all write
 /// "_1sm"); the opclass and the gemm kind of the name tell them apart.
 struct KernelSuffix {
-  int arch;               ///< 90, 100 (SM100/SM103/SM110) or 120 (SM120/SM121)
-  std::string_view text;  ///< as written after "align{N}" (and "_stream_k")
+  int arch;                    ///< 90, 100 (SM100/SM103/SM110) or 120 (SM120/SM121)
+  std::string_view text;       ///< as written after "align{N}" (and "_stream_k")
   std::string_view schedules;  ///< the KernelScheduleType(s) that write it
   bool modelled;
   Sched sched = Sched::auto_;
   char opclass = 'a';  ///< 'd': tensorop only, 'b': bstensorop only, 'a': either
   Instr instr = Instr::none;
-  int sf_vec = 0;      ///< block-scaled vector size the schedule fixes (find_vector_size)
+  int sf_vec = 0;  ///< block-scaled vector size the schedule fixes (find_vector_size)
   std::string_view why_not = {};  ///< for entries that are not modelled
 };
+
+constexpr KernelSuffix modelled(int arch, std::string_view text, std::string_view schedules,
+                                Sched sched, char opclass = 'a', Instr instr = Instr::none,
+                                int sf_vec = 0) {
+  return {arch, text, schedules, true, sched, opclass, instr, sf_vec};
+}
+constexpr KernelSuffix not_modelled(int arch, std::string_view text, std::string_view schedules,
+                                    std::string_view why) {
+  return {arch, text, schedules, false, Sched::auto_, 'a', Instr::none, 0, why};
+}
 
 constexpr std::string_view kCpAsync =
     "cp.async (non-TMA) mainloops are not modelled; tilefit models the TMA warp-specialized "
     "kernels";
+constexpr std::string_view kBasicWs =
+    "the basic (non-persistent) warp-specialized schedule is not modelled; tilefit models the "
+    "cooperative and pingpong kernels";
+constexpr std::string_view kFastF32 =
+    "the fast-FP32 schedule (FP32 emulated with BF16 MMAs) is not modelled";
 
 /// KernelScheduleSuffixes (library.py:745-868), by architecture.
 ///  * SM90: ScheduleAuto "", the cooperative and pingpong TMA schedules with and without
@@ -218,69 +265,65 @@ constexpr std::string_view kCpAsync =
 ///    (sm120_mma_builder.inl:72-75).
 constexpr KernelSuffix kKernelSuffixes[] = {
     // SM90
-    {90, "", "ScheduleAuto", true, Sched::auto_},
-    {90, "_warpspecialized_cooperative", "TmaWarpSpecializedCooperative", true, Sched::cooperative},
-    {90, "_warpspecialized_pingpong", "TmaWarpSpecializedPingpong", true, Sched::pingpong},
-    {90, "_warpspecialized_cooperative_fp8_fastaccum", "TmaWarpSpecializedCooperativeFP8FastAccum",
-     true, Sched::cooperative},
-    {90, "_warpspecialized_pingpong_fp8_fastaccum", "TmaWarpSpecializedPingpongFP8FastAccum", true,
-     Sched::pingpong},
-    {90, "_warpspecialized", "TmaWarpSpecialized", false, {}, 'a', Instr::none, 0,
-     "the basic (non-persistent) KernelTmaWarpSpecialized schedule is not modelled; tilefit models "
-     "the cooperative and pingpong kernels"},
-    {90, "_warpspecialized_fp8_fastaccum", "TmaWarpSpecializedFP8FastAccum", false, {}, 'a',
-     Instr::none, 0,
-     "the basic (non-persistent) KernelTmaWarpSpecializedFP8FastAccum schedule is not modelled; "
-     "tilefit models the cooperative and pingpong kernels"},
-    {90, "_unspecialized", "Tma", false, {}, 'a', Instr::none, 0,
-     "the KernelTma (not warp-specialized) schedule is not modelled"},
-    {90, "_cpasync", "Multistage", false, {}, 'a', Instr::none, 0, kCpAsync},
-    {90, "_cpasync_warpspecialized", "CpAsyncWarpSpecialized", false, {}, 'a', Instr::none, 0, kCpAsync},
-    {90, "_cpasync_warpspecialized_pingpong", "CpAsyncWarpSpecializedPingpong", false, {}, 'a',
-     Instr::none, 0, kCpAsync},
-    {90, "_cpasync_warpspecialized_cooperative", "CpAsyncWarpSpecializedCooperative", false, {},
-     'a', Instr::none, 0, kCpAsync},
+    modelled(90, "", "ScheduleAuto", Sched::auto_),
+    modelled(90, "_warpspecialized_cooperative", "TmaWarpSpecializedCooperative",
+             Sched::cooperative),
+    modelled(90, "_warpspecialized_pingpong", "TmaWarpSpecializedPingpong", Sched::pingpong),
+    modelled(90, "_warpspecialized_cooperative_fp8_fastaccum",
+             "TmaWarpSpecializedCooperativeFP8FastAccum", Sched::cooperative),
+    modelled(90, "_warpspecialized_pingpong_fp8_fastaccum",
+             "TmaWarpSpecializedPingpongFP8FastAccum", Sched::pingpong),
+    not_modelled(90, "_warpspecialized", "TmaWarpSpecialized", kBasicWs),
+    not_modelled(90, "_warpspecialized_fp8_fastaccum", "TmaWarpSpecializedFP8FastAccum", kBasicWs),
+    not_modelled(90, "_unspecialized", "Tma",
+                 "the KernelTma (not warp-specialized) schedule is not modelled"),
+    not_modelled(90, "_cpasync", "Multistage", kCpAsync),
+    not_modelled(90, "_cpasync_warpspecialized", "CpAsyncWarpSpecialized", kCpAsync),
+    not_modelled(90, "_cpasync_warpspecialized_pingpong", "CpAsyncWarpSpecializedPingpong",
+                 kCpAsync),
+    not_modelled(90, "_cpasync_warpspecialized_cooperative", "CpAsyncWarpSpecializedCooperative",
+                 kCpAsync),
     // SM100
-    {100, "", "ScheduleAuto", true, Sched::auto_, 'a', Instr::auto_},
-    {100, "_1sm", "TmaWarpSpecialized1SmSm100 / BlockScaledTmaWarpSpecialized1SmSm100 (and PtrArray)",
-     true, Sched::sm1, 'a', Instr::auto_},
-    {100, "_2sm", "TmaWarpSpecialized2SmSm100 / BlockScaledTmaWarpSpecialized2SmSm100 (and PtrArray)",
-     true, Sched::sm2, 'a', Instr::auto_},
-    {100, "_q_1sm", "Mxf8f6f4TmaWarpSpecialized1SmSm100", true, Sched::sm1, 'b', Instr::f8f6f4, 32},
-    {100, "_q_2sm", "Mxf8f6f4TmaWarpSpecialized2SmSm100", true, Sched::sm2, 'b', Instr::f8f6f4, 32},
-    {100, "_o_vs16_1sm", "Nvf4TmaWarpSpecialized1SmSm100 (and PtrArray)", true, Sched::sm1, 'b',
-     Instr::nvf4, 16},
-    {100, "_o_vs16_2sm", "Nvf4TmaWarpSpecialized2SmSm100 (and PtrArray)", true, Sched::sm2, 'b',
-     Instr::nvf4, 16},
-    {100, "_o_vs32_1sm", "Mxf4TmaWarpSpecialized1SmSm100 (PtrArray: Mxf4 or Mxf8f6f4)", true,
-     Sched::sm1, 'b', Instr::mxf4_or_mxf8f6f4, 32},
-    {100, "_o_vs32_2sm", "Mxf4TmaWarpSpecialized2SmSm100 (PtrArray: Mxf4 or Mxf8f6f4)", true,
-     Sched::sm2, 'b', Instr::mxf4_or_mxf8f6f4, 32},
-    {100, "_cpasync_1sm", "WarpSpecialized1SmSm100", false, {}, 'a', Instr::none, 0, kCpAsync},
-    {100, "_mixed_cpasync_1sm", "MixedTmaCpAsyncWarpSpecialized1SmSm100", false, {}, 'a',
-     Instr::none, 0, "the mixed TMA/cp.async MoE schedule is not modelled"},
-    {100, "_FastF32_1sm", "TmaWarpSpecialized1SmFastFP32Sm100", false, {}, 'a', Instr::none, 0,
-     "the fast-FP32 (FP32 emulated on BF16) schedule is not modelled"},
-    {100, "_FastF32_2sm", "TmaWarpSpecialized2SmFastFP32Sm100", false, {}, 'a', Instr::none, 0,
-     "the fast-FP32 (FP32 emulated on BF16) schedule is not modelled"},
+    modelled(100, "", "ScheduleAuto", Sched::auto_, 'a', Instr::auto_),
+    modelled(100, "_1sm", "TmaWarpSpecialized1SmSm100, BlockScaledTmaWarpSpecialized1SmSm100",
+             Sched::sm1, 'a', Instr::auto_),
+    modelled(100, "_2sm", "TmaWarpSpecialized2SmSm100, BlockScaledTmaWarpSpecialized2SmSm100",
+             Sched::sm2, 'a', Instr::auto_),
+    modelled(100, "_q_1sm", "Mxf8f6f4TmaWarpSpecialized1SmSm100", Sched::sm1, 'b', Instr::f8f6f4,
+             32),
+    modelled(100, "_q_2sm", "Mxf8f6f4TmaWarpSpecialized2SmSm100", Sched::sm2, 'b', Instr::f8f6f4,
+             32),
+    modelled(100, "_o_vs16_1sm", "Nvf4TmaWarpSpecialized1SmSm100", Sched::sm1, 'b', Instr::nvf4,
+             16),
+    modelled(100, "_o_vs16_2sm", "Nvf4TmaWarpSpecialized2SmSm100", Sched::sm2, 'b', Instr::nvf4,
+             16),
+    modelled(100, "_o_vs32_1sm", "Mxf4TmaWarpSpecialized1SmSm100 (ptr-array: Mxf4 or Mxf8f6f4)",
+             Sched::sm1, 'b', Instr::mxf4_or_mxf8f6f4, 32),
+    modelled(100, "_o_vs32_2sm", "Mxf4TmaWarpSpecialized2SmSm100 (ptr-array: Mxf4 or Mxf8f6f4)",
+             Sched::sm2, 'b', Instr::mxf4_or_mxf8f6f4, 32),
+    not_modelled(100, "_cpasync_1sm", "WarpSpecialized1SmSm100", kCpAsync),
+    not_modelled(100, "_mixed_cpasync_1sm", "MixedTmaCpAsyncWarpSpecialized1SmSm100",
+                 "the mixed TMA/cp.async MoE schedule is not modelled"),
+    not_modelled(100, "_FastF32_1sm", "TmaWarpSpecialized1SmFastFP32Sm100", kFastF32),
+    not_modelled(100, "_FastF32_2sm", "TmaWarpSpecialized2SmFastFP32Sm100", kFastF32),
     // SM120
-    {120, "", "ScheduleAuto", true, Sched::auto_, 'a', Instr::auto_},
-    {120, "_warpspecialized_cooperative", "PtrArrayTmaWarpSpecializedCooperative", true,
-     Sched::cooperative, 'a', Instr::auto_},
-    {120, "_warpspecialized_pingpong", "PtrArrayTmaWarpSpecializedPingpong", true, Sched::pingpong,
-     'a', Instr::auto_},
-    {120, "_cooperative_q", "Mxf8f6f4TmaWarpSpecializedCooperativeSm120", true, Sched::cooperative,
-     'b', Instr::f8f6f4, 32},
-    {120, "_pingpong_q", "Mxf8f6f4TmaWarpSpecializedPingpongSm120", true, Sched::pingpong, 'b',
-     Instr::f8f6f4, 32},
-    {120, "_cooperative_o_vs16", "Nvf4TmaWarpSpecializedCooperativeSm120", true, Sched::cooperative,
-     'b', Instr::nvf4, 16},
-    {120, "_pingpong_o_vs16", "Nvf4TmaWarpSpecializedPingpongSm120", true, Sched::pingpong, 'b',
-     Instr::nvf4, 16},
-    {120, "_cooperative_o_vs32", "Mxf4TmaWarpSpecializedCooperativeSm120", true, Sched::cooperative,
-     'b', Instr::nvf4, 32},
-    {120, "_pingpong_o_vs32", "Mxf4TmaWarpSpecializedPingpongSm120", true, Sched::pingpong, 'b',
-     Instr::nvf4, 32},
+    modelled(120, "", "ScheduleAuto", Sched::auto_, 'a', Instr::auto_),
+    modelled(120, "_warpspecialized_cooperative", "PtrArrayTmaWarpSpecializedCooperative",
+             Sched::cooperative, 'a', Instr::auto_),
+    modelled(120, "_warpspecialized_pingpong", "PtrArrayTmaWarpSpecializedPingpong",
+             Sched::pingpong, 'a', Instr::auto_),
+    modelled(120, "_cooperative_q", "Mxf8f6f4TmaWarpSpecializedCooperativeSm120",
+             Sched::cooperative, 'b', Instr::f8f6f4, 32),
+    modelled(120, "_pingpong_q", "Mxf8f6f4TmaWarpSpecializedPingpongSm120", Sched::pingpong, 'b',
+             Instr::f8f6f4, 32),
+    modelled(120, "_cooperative_o_vs16", "Nvf4TmaWarpSpecializedCooperativeSm120",
+             Sched::cooperative, 'b', Instr::nvf4, 16),
+    modelled(120, "_pingpong_o_vs16", "Nvf4TmaWarpSpecializedPingpongSm120", Sched::pingpong, 'b',
+             Instr::nvf4, 16),
+    modelled(120, "_cooperative_o_vs32", "Mxf4TmaWarpSpecializedCooperativeSm120",
+             Sched::cooperative, 'b', Instr::nvf4, 32),
+    modelled(120, "_pingpong_o_vs32", "Mxf4TmaWarpSpecializedPingpongSm120", Sched::pingpong, 'b',
+             Instr::nvf4, 32),
 };
 
 /// The SM103 FP4-ultra schedules (library.py:796-823): "_o_vs{16,32}_ultra_{1,2}sm[_nopf|_tmapf]".
@@ -330,7 +373,8 @@ std::optional<std::vector<long long>> extents(std::string_view s, std::size_t co
   std::size_t start = 0;
   while (true) {
     const std::size_t x = s.find('x', start);
-    const std::string_view piece = s.substr(start, x == std::string_view::npos ? s.npos : x - start);
+    const std::string_view piece =
+        s.substr(start, x == std::string_view::npos ? s.npos : x - start);
     if (!all_digits(piece) || piece.size() > 9) return std::nullopt;
     long long v = 0;
     std::from_chars(piece.data(), piece.data() + piece.size(), v);
@@ -347,14 +391,22 @@ enum class Role { a, b, acc, c, d, sfa, sfb, sfd };
 
 std::string_view role_name(Role r) {
   switch (r) {
-    case Role::a: return "A element type";
-    case Role::b: return "B element type";
-    case Role::acc: return "accumulator type";
-    case Role::c: return "C element type";
-    case Role::d: return "D element type";
-    case Role::sfa: return "A scale-factor type";
-    case Role::sfb: return "B scale-factor type";
-    case Role::sfd: return "output scale-factor type";
+    case Role::a:
+      return "A element type";
+    case Role::b:
+      return "B element type";
+    case Role::acc:
+      return "accumulator type";
+    case Role::c:
+      return "C element type";
+    case Role::d:
+      return "D element type";
+    case Role::sfa:
+      return "A scale-factor type";
+    case Role::sfb:
+      return "B scale-factor type";
+    case Role::sfd:
+      return "output scale-factor type";
   }
   return "";
 }
@@ -373,11 +425,13 @@ DType read_type(const Part& p, Role r) {
   }
   switch (t->kind) {
     case TypeKind::runtime:
-      fail(p, "the " + role + " " + in_quotes(p.text) + " is a run-time type (type_erased_dynamic_float" +
-                  std::string(p.text.substr(1)) +
+      fail(p, "the " + role + " " + in_quotes(p.text) +
+                  " is a run-time type (type_erased_dynamic_float" + std::string(p.text.substr(1)) +
                   "_t, its format chosen at launch), which is not modelled; tilefit needs a fixed "
                   "type such as " +
-                  (p.text == "f8" ? "e4m3 or e5m2" : p.text == "f6" ? "e3m2 or e2m3" : "e2m1"));
+                  (p.text == "f8"   ? "e4m3 or e5m2"
+                   : p.text == "f6" ? "e3m2 or e2m3"
+                                    : "e2m1"));
     case TypeKind::complex:
       fail(p, "complex element types are not modelled");
     case TypeKind::f64:
@@ -428,9 +482,10 @@ class Reader {
   const Part& next(std::string_view expected) {
     if (done()) fail(end_part(), "the name ends here; expected " + std::string(expected));
     const Part& p = parts_[i_++];
-    if (p.text.empty()) fail({"_", p.offset == 0 ? 0 : p.offset - 1},
-                             "an empty part (two '_' in a row, or a '_' at either end); expected " +
-                                 std::string(expected));
+    if (p.text.empty())
+      fail({"_", p.offset == 0 ? 0 : p.offset - 1},
+           "an empty part (two '_' in a row, or a '_' at either end); expected " +
+               std::string(expected));
     return p;
   }
   Part end_part() const { return {"", name_.size()}; }
@@ -467,11 +522,16 @@ OperandFormat block_scaled_format(const Part& p, DType sf, DType elem) {
                 "instruction takes ue8m0 scale factors only");
   }
   switch (elem) {
-    case DType::E2M1: return {"mxfp4", ""};
-    case DType::E3M2: return {"mxfp6", ""};
-    case DType::E2M3: return {"mxfp6", "ue8m0xe2m3 is written as mxfp6 (e3m2): same 6-bit width"};
-    case DType::E4M3: return {"mxfp8", ""};
-    case DType::E5M2: return {"mxfp8", "ue8m0xe5m2 is written as mxfp8 (e4m3): same 8-bit width"};
+    case DType::E2M1:
+      return {"mxfp4", ""};
+    case DType::E3M2:
+      return {"mxfp6", ""};
+    case DType::E2M3:
+      return {"mxfp6", "ue8m0xe2m3 is written as mxfp6 (e3m2): same 6-bit width"};
+    case DType::E4M3:
+      return {"mxfp8", ""};
+    case DType::E5M2:
+      return {"mxfp8", "ue8m0xe5m2 is written as mxfp8 (e4m3): same 8-bit width"};
     default:
       fail(p, "block-scaled " + std::string(model::dtype_name(elem)) +
                   " operands are not modelled; expected e2m1, e2m3, e3m2, e4m3 or e5m2 with a "
@@ -511,10 +571,10 @@ Json element_json(DType t) {
 /// The parts of a 3.x name, read but not yet mapped.
 struct Name3x {
   std::string_view name;
-  int arch = 0;           ///< as written (90, 100, 103, 120, ...)
-  int family_arch = 0;    ///< 90, 100 or 120: which suffix table and family
-  Part arch_part, op_part, core_part, a_part, b_part, d_part, tile_part, cluster_part,
-      stages_part, layout_part, align_part, kernel_part, epi_part, epivs_part;
+  int arch = 0;         ///< as written (90, 100, 103, 120, ...)
+  int family_arch = 0;  ///< 90, 100 or 120: which suffix table and family
+  Part arch_part, op_part, core_part, a_part, b_part, d_part, tile_part, cluster_part, stages_part,
+      layout_part, align_part, kernel_part, epi_part, epivs_part;
   OpClass op = OpClass::tensorop;
   bool grouped = false;
   bool tf32_math = false;  ///< "tf32gemm": f32 operands, tf32 MMA
@@ -526,7 +586,7 @@ struct Name3x {
   long long align = 0;
   const KernelSuffix* kernel = nullptr;
   const EpilogueSuffix* epi = nullptr;
-  int epi_vs = 0;      ///< _epiVs vector size (0: none)
+  int epi_vs = 0;  ///< _epiVs vector size (0: none)
   char epi_vs_layout = 0;
 };
 
@@ -547,13 +607,23 @@ void read_arch3x(Reader& r, Name3x& n) {
   const Part& p = r.next("the architecture (sm90, sm100, sm120, ...)");
   n.arch_part = p;
   const auto v = p.text.size() > 2 && p.text.substr(0, 2) == "sm" ? number(p.text.substr(2), 999)
-                                                                    : std::nullopt;
+                                                                  : std::nullopt;
   if (!v) fail(p, "expected the architecture, e.g. sm90, sm100 or sm120");
   n.arch = static_cast<int>(*v);
   switch (n.arch) {
-    case 90: n.family_arch = 90; break;
-    case 100: case 101: case 103: case 110: n.family_arch = 100; break;
-    case 120: case 121: n.family_arch = 120; break;
+    case 90:
+      n.family_arch = 90;
+      break;
+    case 100:
+    case 101:
+    case 103:
+    case 110:
+      n.family_arch = 100;
+      break;
+    case 120:
+    case 121:
+      n.family_arch = 120;
+      break;
     default:
       fail(p, "no modelled CUTLASS 3.x kernel family for sm_" + std::to_string(n.arch) +
                   "; tilefit models sm90 (sm90_tma_ws), sm100/sm103 (sm100_umma) and sm120/sm121 "
@@ -573,11 +643,15 @@ void read_opclass3x(Reader& r, Name3x& n) {
     n.op = o.op;
     switch (o.op) {
       case OpClass::tensorop:
-      case OpClass::block_scaled: return;
-      case OpClass::simt: fail(p, "SIMT (CUDA-core) kernels are not modelled");
-      case OpClass::wmma: fail(p, "WMMA kernels are not modelled");
+      case OpClass::block_scaled:
+        return;
+      case OpClass::simt:
+        fail(p, "SIMT (CUDA-core) kernels are not modelled");
+      case OpClass::wmma:
+        fail(p, "WMMA kernels are not modelled");
       case OpClass::sparse:
-      case OpClass::block_scaled_sparse: fail(p, "sparse (2:4 structured) GEMMs are not modelled");
+      case OpClass::block_scaled_sparse:
+        fail(p, "sparse (2:4 structured) GEMMs are not modelled");
     }
   }
   fail(p, "expected the opcode class: tensorop or bstensorop (OpcodeClassNames)");
@@ -602,8 +676,7 @@ void read_core3x(std::string_view name, Reader& r, Name3x& n) {
     n.tf32_math = true;
   } else if (!inter.empty()) {
     const TypeName* ty = find_type(inter);
-    if (ty && ty->kind == TypeKind::complex)
-      fail(p, "complex GEMMs are not modelled");
+    if (ty && ty->kind == TypeKind::complex) fail(p, "complex GEMMs are not modelled");
     fail(p, "the MMA runs in " + std::string(inter) +
                 " on operands of another type (a fast-math or emulated mode), which is not "
                 "modelled; expected gemm, gemm_grouped or tf32gemm");
@@ -622,12 +695,14 @@ void read_types3x(std::string_view name, Reader& r, Name3x& n) {
     const Part& p = r.next(bs ? "a block-scaled operand such as ue8m0xe2m1" : "an element type");
     where = p;
     if (looks_blockwise(p.text))
-      fail(p, "blockwise-scaled operands (per-block f32 scale tensors, BlockwiseUniversal3x) are "
-              "not modelled");
+      fail(p,
+           "blockwise-scaled operands (per-block f32 scale tensors, BlockwiseUniversal3x) are "
+           "not modelled");
     if (bs) {
       if (p.text.find('x') == std::string_view::npos)
-        fail(p, "expected a block-scaled operand {scale factor}x{element}, e.g. ue8m0xe2m1 or "
-                "ue4m3xe2m1");
+        fail(p,
+             "expected a block-scaled operand {scale factor}x{element}, e.g. ue8m0xe2m1 or "
+             "ue4m3xe2m1");
       const auto [sfp, ep] = split_scaled(p);
       sf = read_type(sfp, sf_role);
       elem = read_type(ep, role);
@@ -681,7 +756,8 @@ void read_shape3x(Reader& r, Name3x& n) {
   const Part& s = r.next("the stage count (0 = automatic)");
   n.stages_part = s;
   const auto st = number(s.text, model::kMaxStages);
-  if (!st) fail(s, "expected the stage count: 0 (automatic) or 1.." + std::to_string(model::kMaxStages));
+  if (!st)
+    fail(s, "expected the stage count: 0 (automatic) or 1.." + std::to_string(model::kMaxStages));
   n.stages = *st;
 
   const Part& l = r.next("the layouts of A, B and C (e.g. tnn)");
@@ -692,14 +768,16 @@ void read_shape3x(Reader& r, Name3x& n) {
       l.text.find_first_not_of("tnch") == std::string_view::npos)
     fail(l, "conjugated (complex) operands are not modelled");
   if (l.text.size() != 3 || l.text.find_first_not_of("tn") != std::string_view::npos)
-    fail(l, "expected three layout letters t/n for A, B and C (t = row-major, n = column-major), "
-            "e.g. tnn");
+    fail(l,
+         "expected three layout letters t/n for A, B and C (t = row-major, n = column-major), "
+         "e.g. tnn");
   n.layout = std::string(l.text);
 
   const Part& a = r.next("the alignment alignN");
   n.align_part = a;
-  const auto al = a.text.size() > 5 && a.text.substr(0, 5) == "align" ? number(a.text.substr(5), 1 << 20)
-                                                                       : std::nullopt;
+  const auto al = a.text.size() > 5 && a.text.substr(0, 5) == "align"
+                      ? number(a.text.substr(5), 1 << 20)
+                      : std::nullopt;
   if (!al || *al < 1) fail(a, "expected the alignment alignN, e.g. align8");
   n.align = *al;
 }
@@ -719,8 +797,7 @@ void read_tail3x(std::string_view name, std::size_t tail_at, Name3x& n) {
   const std::string_view ktext = tail.substr(0, epi);
   const Part kpart{ktext.empty() ? ktext : ktext.substr(1), at + (ktext.empty() ? 0 : 1)};
   n.kernel_part = kpart;
-  if (is_sm103_ultra(ktext))
-    fail(kpart, "the SM103 FP4-ultra schedules are not modelled");
+  if (is_sm103_ultra(ktext)) fail(kpart, "the SM103 FP4-ultra schedules are not modelled");
   const KernelSuffix* found = nullptr;
   for (const KernelSuffix& k : kKernelSuffixes)
     if (k.arch == n.family_arch && k.text == ktext) found = &k;
@@ -734,10 +811,11 @@ void read_tail3x(std::string_view name, std::size_t tail_at, Name3x& n) {
     }
     return list;
   };
+  if (ktext == "_") fail({"_", at}, "a '_' at the end of the name");
   if (!found) {
-    fail(kpart, "expected a kernel schedule suffix of a " + std::string(bs ? "block-scaled " : "") +
+    fail(kpart, "expected a kernel schedule suffix of " + std::string(bs ? "block-scaled " : "") +
                     "sm" + std::to_string(n.family_arch) +
-                    " name (KernelScheduleSuffixes): none, " + allowed() +
+                    " kernels (KernelScheduleSuffixes): none, " + allowed() +
                     (tail.empty() ? "" : "; then an epilogue suffix _epi_tma or _epi_nosmem"));
   }
   if (!found->modelled) fail(kpart, std::string(found->why_not));
@@ -762,8 +840,9 @@ void read_tail3x(std::string_view name, std::size_t tail_at, Name3x& n) {
   for (const EpilogueSuffix& x : kEpilogueSuffixes)
     if (x.text == esched) e = &x;
   if (!e)
-    fail(epart, "expected an epilogue schedule suffix (EpilogueScheduleSuffixes): none, epi_tma or "
-                "epi_nosmem");
+    fail(epart,
+         "expected an epilogue schedule suffix (EpilogueScheduleSuffixes): none, epi_tma or "
+         "epi_nosmem");
   if (!e->modelled) fail(epart, "the fast-FP32 no-smem epilogue is not modelled");
   n.epi = e;
   if (vs == std::string_view::npos) return;
@@ -782,20 +861,28 @@ void read_tail3x(std::string_view name, std::size_t tail_at, Name3x& n) {
 
 std::string_view schedule_text(Sched s) {
   switch (s) {
-    case Sched::auto_: return "auto";
-    case Sched::cooperative: return "cooperative";
-    case Sched::pingpong: return "pingpong";
-    case Sched::sm1: return "1sm";
-    case Sched::sm2: return "2sm";
+    case Sched::auto_:
+      return "auto";
+    case Sched::cooperative:
+      return "cooperative";
+    case Sched::pingpong:
+      return "pingpong";
+    case Sched::sm1:
+      return "1sm";
+    case Sched::sm2:
+      return "2sm";
   }
   return "auto";
 }
 
 std::string_view epi_text(Epi e) {
   switch (e) {
-    case Epi::auto_: return "auto";
-    case Epi::tma: return "tma";
-    case Epi::nosmem: return "nosmem";
+    case Epi::auto_:
+      return "auto";
+    case Epi::tma:
+      return "tma";
+    case Epi::nosmem:
+      return "nosmem";
   }
   return "auto";
 }
@@ -831,8 +918,7 @@ void map_outputs(const Name3x& n, Output& out) {
 /// SM90: sm90_tma_ws (the cooperative and pingpong TMA warp-specialized kernels, dense and
 /// ptr-array grouped).
 void map_sm90(const Name3x& n, Output& out) {
-  if (n.op == OpClass::block_scaled)
-    fail(n.op_part, "there are no block-scaled GEMMs on sm90");
+  if (n.op == OpClass::block_scaled) fail(n.op_part, "there are no block-scaled GEMMs on sm90");
   // Operands of different widths take the mixed-input mainloop (sm90_gmma_builder.inl:410-416).
   if (model::bits(n.a) != model::bits(n.b))
     fail(span(n.name, n.a_part, n.b_part),
@@ -873,11 +959,13 @@ void map_sm90(const Name3x& n, Output& out) {
 bool read_blockscale_out(const Name3x& n) {
   const bool has_sfd = n.sfd != DType::Void;
   if (has_sfd && !n.epi_vs)
-    fail(n.d_part, "D carries output scale factors, so the name should end in "
-                   "_epiVs{vector size}{t|n}");
+    fail(n.d_part,
+         "D carries output scale factors, so the name should end in "
+         "_epiVs{vector size}{t|n}");
   if (!has_sfd && n.epi_vs)
-    fail(n.epivs_part, "a block-scaled output needs a scale-factor type in D ({sf}x{D}, e.g. "
-                       "ue8m0xe2m1)");
+    fail(n.epivs_part,
+         "a block-scaled output needs a scale-factor type in D ({sf}x{D}, e.g. "
+         "ue8m0xe2m1)");
   if (!has_sfd) return false;
   if (n.sfd != DType::UE4M3 && n.sfd != DType::UE8M0)
     fail(n.d_part, "output scale factors of type " + std::string(model::dtype_name(n.sfd)) +
@@ -895,7 +983,8 @@ void map_sm100(const Name3x& n, Output& out) {
   const KernelSuffix& k = *n.kernel;
   const bool bs = n.op == OpClass::block_scaled;
   const bool blockscale_out = bs && read_blockscale_out(n);
-  if (!bs && n.epi_vs) fail(n.epivs_part, "block-scaled output needs a block-scaled (bstensorop) kernel");
+  if (!bs && n.epi_vs)
+    fail(n.epivs_part, "block-scaled output needs a block-scaled (bstensorop) kernel");
 
   // The MMA instruction and the scale-factor vector the schedule implies. Generic schedules
   // take SfVectorSize 32 for tuple<T, SF> operands (find_vector_size, sm1xx_common.inl:137-183).
@@ -909,13 +998,14 @@ void map_sm100(const Name3x& n, Output& out) {
     } else if (n.align == 128) {
       instr = Instr::f8f6f4;  // fp4 unpacked to a byte: 128-element TMA alignment
     } else if (n.align == 32) {
-      instr = Instr::nvf4;    // packed fp4: 32 elements = 16 bytes
+      instr = Instr::nvf4;  // packed fp4: 32 elements = 16 bytes
     } else {
       fail(n.kernel_part,
            "grouped \"" + std::string(n.kernel_part.text) +
                "\" is written by both PtrArrayMxf4 and PtrArrayMxf8f6f4 (library.py:835-838); "
                "for fp4 operands the alignment tells them apart (align32: Mxf4, align128: "
-               "Mxf8f6f4), and align" + std::to_string(n.align) + " is neither");
+               "Mxf8f6f4), and align" +
+               std::to_string(n.align) + " is neither");
     }
   }
 
@@ -932,13 +1022,12 @@ void map_sm100(const Name3x& n, Output& out) {
   if (bs && nvf4_schedule && n.tile[1] == 256) {
     epi_tile = std::array<long long, 2>{128, 64};
     if (epi == Epi::auto_) epi = Epi::tma;
-    out.note("epilogue tile 128x64: the library's emitter fixes it for NVF4 kernels with N = 256 "
-             "(gemm_operation.py:1000-1009)");
   }
 
   // Cluster: DynamicClusterShape 0x0x1 (library.py:1450) is a cluster chosen at run time
   // (Shape<int,int,_1>, gemm_operation.py:1131-1133).
   std::vector<long long> cluster = n.cluster;
+  std::string cluster_note;
   const bool dynamic = n.cluster[0] == 0 || n.cluster[1] == 0 || n.cluster[2] == 0;
   if (dynamic) {
     if (n.cluster[0] != 0 || n.cluster[1] != 0 || n.cluster[2] != 1)
@@ -949,22 +1038,29 @@ void map_sm100(const Name3x& n, Output& out) {
            "(sm100_builder.inl:1698-1715) under this 2SM kernel, a pairing the config format "
            "cannot express");
     cluster = {k.sched == Sched::sm2 ? 2 : 1, 1, 1};
-    out.note(k.sched == Sched::sm2
-                 ? "cluster 0x0x1 (chosen at run time) is read as 2x1x1: the 2SM schedule needs an "
-                   "even cluster M, and nothing else in the model depends on the cluster"
-                 : k.sched == Sched::sm1
-                       ? "cluster 0x0x1 (chosen at run time) is read as 1x1x1: nothing in the model "
-                         "of a 1SM kernel depends on the cluster"
-                       : "cluster 0x0x1 (chosen at run time) is read as 1x1x1: CUTLASS's automatic "
-                         "SM100 schedules pick 1SM for a run-time cluster (sm100_common.inl:468-471, "
-                         "sm100_builder.inl:1701-1706)");
+    cluster_note =
+        (k.sched == Sched::sm2
+             ? "cluster 0x0x1 (chosen at run time) is read as 2x1x1: the 2SM schedule needs an "
+               "even cluster M, and nothing else in the model depends on the cluster"
+         : k.sched == Sched::sm1
+             ? "cluster 0x0x1 (chosen at run time) is read as 1x1x1: nothing in the model "
+               "of a 1SM kernel depends on the cluster"
+             : "cluster 0x0x1 (chosen at run time) is read as 1x1x1: CUTLASS's automatic "
+               "SM100 schedules pick 1SM for a run-time cluster (sm100_common.inl:468-471, "
+               "sm100_builder.inl:1701-1706)");
   }
   if (bs && n.epi_vs && n.epi_vs_layout != 't')
-    fail(n.epivs_part, "a column-major output scale-factor layout is not modelled on sm100; "
-                       "tilefit models Sm100BlockScaleFactorRowStore (t)");
+    fail(n.epivs_part,
+         "a column-major output scale-factor layout is not modelled on sm100; "
+         "tilefit models Sm100BlockScaleFactorRowStore (t)");
 
   out.j["cluster"] = cluster;
   map_operands(n, sf_vec, out);
+  out.note(cluster_note);
+  if (epi_tile)
+    out.note(
+        "epilogue tile 128x64: the library's emitter fixes it for NVF4 kernels with N = 256 "
+        "(gemm_operation.py:1000-1009)");
   map_outputs(n, out);
   out.j["layout"] = n.layout;
   out.j["schedule"] = std::string(schedule_text(k.sched));
@@ -981,8 +1077,7 @@ void map_sm100(const Name3x& n, Output& out) {
     out.j["epilogue"] = std::string(epi_text(epi));
   }
   out.j["grouped"] = n.grouped;
-  if (bs)
-    out.j["mma"] = instr == Instr::f8f6f4 ? "f8f6f4" : instr == Instr::nvf4 ? "nvf4" : "auto";
+  if (bs) out.j["mma"] = instr == Instr::f8f6f4 ? "f8f6f4" : instr == Instr::nvf4 ? "nvf4" : "auto";
 }
 
 /// SM120 (and SM121): sm120_blockscaled (bstensorop) or sm120_dense (tensorop).
@@ -990,7 +1085,8 @@ void map_sm120(const Name3x& n, Output& out) {
   const KernelSuffix& k = *n.kernel;
   const bool bs = n.op == OpClass::block_scaled;
   const bool blockscale_out = bs && read_blockscale_out(n);
-  if (!bs && n.epi_vs) fail(n.epivs_part, "block-scaled output needs a block-scaled (bstensorop) kernel");
+  if (!bs && n.epi_vs)
+    fail(n.epivs_part, "block-scaled output needs a block-scaled (bstensorop) kernel");
   for (long long v : n.cluster)
     if (v < 1) fail(n.cluster_part, "expected a static cluster shape with extents 1..16");
   // tilefit stores the SM120 output scale factors row-wise for a row-major D and column-wise for
@@ -1090,23 +1186,24 @@ constexpr TileWarps kTiles16832[] = {
 /// GenerateSM80_TensorOp_16816_mixed_input_upcast_a (s8/u8 A x f16/bf16 B),
 /// generator.py:2693-2705.
 constexpr TileWarps kTilesUpcastA[] = {
-    {128, 128, 64, 2, 2, 1}, {128, 64, 64, 2, 2, 1}, {128, 32, 64, 2, 2, 1},
+    {128, 128, 64, 2, 2, 1},
+    {128, 64, 64, 2, 2, 1},
+    {128, 32, 64, 2, 2, 1},
     {128, 16, 64, 2, 1, 1},
 };
 /// GenerateSM80_TensorOp_16816_mixed_input_upcast_b (f16/bf16 A x s8/u8 B),
 /// generator.py:2790-2810.
 constexpr TileWarps kTilesUpcastB[] = {
-    {128, 128, 64, 2, 2, 1}, {128, 64, 64, 2, 2, 1}, {128, 32, 64, 2, 2, 1},
-    {128, 32, 32, 2, 2, 1},  {128, 16, 64, 2, 1, 1}, {128, 16, 32, 2, 1, 1},
-    {256, 16, 32, 2, 1, 1},
+    {128, 128, 64, 2, 2, 1}, {128, 64, 64, 2, 2, 1}, {128, 32, 64, 2, 2, 1}, {128, 32, 32, 2, 2, 1},
+    {128, 16, 64, 2, 1, 1},  {128, 16, 32, 2, 1, 1}, {256, 16, 32, 2, 1, 1},
 };
 
 /// The SM80 generator function a 2.x name comes from, and what it fixes.
 enum class Recipe { f16_16816, tf32_1688, f32_as_tf32_1688, int8_16832, upcast_a, upcast_b };
 
 struct RecipeInfo {
-  std::string_view what;      ///< for messages
-  std::string_view lines;     ///< generator.py lines of the tile list
+  std::string_view what;   ///< for messages
+  std::string_view lines;  ///< generator.py lines of the tile list
   const TileWarps* tiles;
   std::size_t count;
 };
@@ -1181,27 +1278,29 @@ std::string read_2x(std::string_view name, Reader& r) {
   const Part inst_part{inst, core.offset + acc_short->letter.size()};
   t.remove_prefix(digits);
   const Part rest_part{t, inst_part.offset + digits};
-  if (inst.empty()) fail(core, "expected the tensor-op instruction shape after the accumulator, e.g. s16816gemm");
+  if (inst.empty())
+    fail(core, "expected the tensor-op instruction shape after the accumulator, e.g. s16816gemm");
   for (std::string_view mop : {"xor", "and", "fastaccum"})
     if (t.substr(0, mop.size()) == mop)
-      fail({mop, rest_part.offset}, "the " + std::string(mop) +
-                                        " math operation is not modelled (binary or SM89 FP8 GEMMs)");
+      fail(
+          {mop, rest_part.offset},
+          "the " + std::string(mop) + " math operation is not modelled (binary or SM89 FP8 GEMMs)");
   std::optional<DType> intermediate;
   if (!t.empty()) {
     const TypeName* ty = find_type(t);
     if (!ty) fail(rest_part, "expected an intermediate MMA type (tf32) or nothing before \"gemm\"");
     if (ty->kind == TypeKind::complex) fail(rest_part, "complex GEMMs are not modelled");
     if (t != "tf32")
-      fail(rest_part, "f32 operands run through " + std::string(t) +
-                          " MMAs (multiply_add_fast_" + std::string(t) +
-                          ") are not modelled; expected tf32 or nothing");
+      fail(rest_part, "f32 operands run through " + std::string(t) + " MMAs (multiply_add_fast_" +
+                          std::string(t) + ") are not modelled; expected tf32 or nothing");
     intermediate = DType::TF32;
   }
   // Kind: "gemm", then "grouped" / "planar_complex[_array]" for the other 2.x kinds.
   if (r.peek().text == "grouped")
     fail(span(name, core, r.peek()),
          "the CUTLASS 2.x grouped GEMM (GemmKind.Grouped) is not modelled");
-  if (r.peek().text == "planar") fail(span(name, core, r.peek()), "planar-complex GEMMs are not modelled");
+  if (r.peek().text == "planar")
+    fail(span(name, core, r.peek()), "planar-complex GEMMs are not modelled");
 
   // [_A][_B] until the tile "MxN".
   std::vector<Part> types;
@@ -1224,7 +1323,8 @@ std::string read_2x(std::string_view name, Reader& r) {
   const auto mn = extents(tile_mn.text, 2);
   const auto ks = extents(tile_ks.text, 2);
   const Part tile_part = span(name, tile_mn, tile_ks);
-  if (!mn || !ks) fail(tile_part, "expected the threadblock tile and stages MxN_KxS, e.g. 256x128_32x3");
+  if (!mn || !ks)
+    fail(tile_part, "expected the threadblock tile and stages MxN_KxS, e.g. 256x128_32x3");
   const long long m = (*mn)[0], n = (*mn)[1], k = (*ks)[0], stages = (*ks)[1];
   if (m < 1 || n < 1 || k < 1 || m > model::kMaxTileExtent || n > model::kMaxTileExtent ||
       k > model::kMaxTileExtent)
@@ -1239,10 +1339,12 @@ std::string read_2x(std::string_view name, Reader& r) {
       lay.text.find_first_of("ch") != std::string_view::npos)
     fail(lay, "conjugated (complex) operands are not modelled");
   if (lay.text.size() != 2 || lay.text.find_first_not_of("tn") != std::string_view::npos)
-    fail(lay, "expected two layout letters t/n for A and B (t = row-major, n = column-major), e.g. tn");
+    fail(lay,
+         "expected two layout letters t/n for A and B (t = row-major, n = column-major), e.g. tn");
   const Part& al = r.next("the alignment alignN");
-  const auto align = al.text.size() > 5 && al.text.substr(0, 5) == "align" ? number(al.text.substr(5), 1 << 20)
-                                                                         : std::nullopt;
+  const auto align = al.text.size() > 5 && al.text.substr(0, 5) == "align"
+                         ? number(al.text.substr(5), 1 << 20)
+                         : std::nullopt;
   if (!align || *align < 1) fail(al, "expected the alignment alignN, e.g. align8");
   if (!r.done()) {
     const Part& extra = r.peek();
@@ -1264,12 +1366,14 @@ std::string read_2x(std::string_view name, Reader& r) {
   } else if (inst_s == "16832" && !intermediate && !mixed && is_int8(a)) {
     recipe = Recipe::int8_16832;
   } else if (inst_s == "1688" && !intermediate && a == DType::F32) {
-    fail(core, "f32 operands with the 3xTF32 fast-f32 math (multiply_add_fast_f32) are not "
-               "modelled");
+    fail(core,
+         "f32 operands with the 3xTF32 fast-f32 math (multiply_add_fast_f32) are not "
+         "modelled");
   } else if (inst_s != "16816" && inst_s != "1688" && inst_s != "16832") {
-    fail(inst_part, "the instruction " + std::string(inst) +
-                        " is not modelled; tilefit's sm80_multistage takes the SM80 instructions "
-                        "16816 (f16, bf16 and their s8/u8 mixed input), 1688 (tf32) and 16832 (s8, u8)");
+    fail(inst_part,
+         "the instruction " + std::string(inst) +
+             " is not modelled; tilefit's sm80_multistage takes the SM80 instructions "
+             "16816 (f16, bf16 and their s8/u8 mixed input), 1688 (tf32) and 16832 (s8, u8)");
   } else {
     fail(types.empty() ? core : span(name, types.front(), types.back()),
          "the instruction " + std::string(inst) + " with " + std::string(model::dtype_name(a)) +
@@ -1282,11 +1386,13 @@ std::string read_2x(std::string_view name, Reader& r) {
   // GenerateSM80_TensorOp_1688's data_type_mixed, generator.py:3504-3509) and f16 accumulation
   // with the mixed-input upcast (generator.py:2670-2679, 2767-2776).
   if (c == DType::TF32)
-    fail(c_part ? *c_part : core, "a tf32 C/D is not modelled; tilefit's sm80_multistage writes f16, "
-                                  "bf16, f32, s32, s8 or u8");
+    fail(c_part ? *c_part : core,
+         "a tf32 C/D is not modelled; tilefit's sm80_multistage writes f16, "
+         "bf16, f32, s32, s8 or u8");
   if ((recipe == Recipe::upcast_a || recipe == Recipe::upcast_b) && acc == DType::F16)
-    fail(acc_part, "f16 accumulation with mixed-input (s8/u8 x f16) operands is not modelled; "
-                   "tilefit's sm80_multistage takes f32 accumulators for them");
+    fail(acc_part,
+         "f16 accumulation with mixed-input (s8/u8 x f16) operands is not modelled; "
+         "tilefit's sm80_multistage takes f32 accumulators for them");
 
   // Operand alignment: the model's cp.async thread maps are those of 128-bit (16-byte) accesses
   // (DefaultMmaCore sm80 with kAlignment = 128 / bits). Uniform recipes use the name's alignment
@@ -1294,8 +1400,9 @@ std::string read_2x(std::string_view name, Reader& r) {
   // [16, 8] / [8, 16] (generator.py:2689, 2785).
   if (recipe == Recipe::upcast_a || recipe == Recipe::upcast_b) {
     if (*align != 16)
-      fail(al, "the mixed-input library kernels are align16 ([16, 8, 8] / [8, 16, 8], "
-               "generator.py:2689, 2785)");
+      fail(al,
+           "the mixed-input library kernels are align16 ([16, 8, 8] / [8, 16, 8], "
+           "generator.py:2689, 2785)");
   } else if (*align * model::bits(a) != 128) {
     fail(al, "A and B are read in " + std::to_string(*align * model::bits(a)) + "-bit accesses (" +
                  std::to_string(*align) + " x " + std::string(model::dtype_name(a)) +
@@ -1307,8 +1414,7 @@ std::string read_2x(std::string_view name, Reader& r) {
   // (generator.py:166), then the generators' overrides (16832: generator.py:2925-2931; upcast:
   // generator.py:2733-2736, 2837-2840).
   long long align_c = std::min<long long>(8, *align);
-  if (recipe == Recipe::int8_16832 && c != DType::S32)
-    align_c = n >= 128 ? (m == 32 ? 8 : 16) : 8;
+  if (recipe == Recipe::int8_16832 && c != DType::S32) align_c = n >= 128 ? (m == 32 ? 8 : 16) : 8;
   if (recipe == Recipe::upcast_a || recipe == Recipe::upcast_b) {
     align_c = 8;
     if (n <= 32 && (recipe == Recipe::upcast_b || model::bits(c) == 16)) align_c = 4;
@@ -1355,9 +1461,10 @@ std::string read_2x(std::string_view name, Reader& r) {
 std::variant<std::string, KernelNameError> config_from_kernel_name(std::string_view name) {
   try {
     if (name.empty())
-      fail({"", 0}, "empty name; expected a CUTLASS library kernel name such as "
-                    "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_"
-                    "align8_warpspecialized_cooperative_epi_tma");
+      fail({"", 0},
+           "empty name; expected a CUTLASS library kernel name such as "
+           "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_"
+           "align8_warpspecialized_cooperative_epi_tma");
     if (name.size() > kMaxNameBytes)
       fail({name.substr(0, 40), 0}, "the name is " + std::to_string(name.size()) +
                                         " bytes long; a config name is at most " +
@@ -1374,16 +1481,17 @@ std::variant<std::string, KernelNameError> config_from_kernel_name(std::string_v
           static constexpr char kHex[] = "0123456789abcdef";
           shown = std::string("\\x") + kHex[ch >> 4] + kHex[ch & 15];
         }
-        throw Failure{{i, shown,
-                       "unexpected character; CUTLASS kernel names hold letters, digits and '_'"}};
+        throw Failure{
+            {i, shown, "unexpected character; CUTLASS kernel names hold letters, digits and '_'"}};
       }
     }
     Reader r(name, split(name));
     const Part& first = r.next("cutlass3x or cutlass");
     if (first.text == "cutlass3x") return read_3x(name, r);
     if (first.text == "cutlass") return read_2x(name, r);
-    fail(first, "expected cutlass3x (a CUTLASS 3.x/4.x library kernel) or cutlass (a CUTLASS 2.x "
-                "one) at the start");
+    fail(first,
+         "expected cutlass3x (a CUTLASS 3.x/4.x library kernel) or cutlass (a CUTLASS 2.x "
+         "one) at the start");
   } catch (const Failure& f) {
     return f.error;
   }
