@@ -131,7 +131,7 @@ def expect(o):
         cfg.update(a=fa, b=fb, sf_vec=16 if "Nvf4" in ks else 32)
         mma = "f8f6f4" if "Mxf8f6f4" in ks else "nvf4" if ("Nvf4" in ks or "Mxf4" in ks) else "auto"
         cta_n = o["tile"][1] // cluster[1] if cluster[1] > 0 else o["tile"][1]
-        if arch == 100 and "Nvf4" in ks and cta_n == 256:  # gemm_operation.py:1000-1009
+        if arch == 100 and "Nvf4" in ks and cta_n == 256:  # gemm_operation.py:1000-1007
             epi = "tma" if epi in ("auto", "tma") else epi
             epilogue = {"variant": epi, "tile": [128, 64]}
         if o["sfd"] != "void":

@@ -258,10 +258,10 @@ constexpr std::string_view kFastF32 =
 ///    kernels, not modelled.
 ///  * SM100: "_1sm"/"_2sm" for the dense, the generic block-scaled and the ptr-array schedules;
 ///    "_q_" Mxf8f6f4; "_o_vs16_" Nvf4; "_o_vs32_" Mxf4, and for ptr-array also Mxf8f6f4
-///    (library.py:837-838 give PtrArrayMxf8f6f4 the "_o_vs32" suffix).
+///    (library.py:832-834 give PtrArrayMxf8f6f4 the "_o_vs32" suffix).
 ///  * SM120: the block-scaled Mxf8f6f4/Nvf4/Mxf4 cooperative/pingpong schedules; grouped names
 ///    carry the ptr-array cooperative/pingpong schedules (to_grouped_schedule,
-///    library.py:1052-1057), which a dense SM120 builder also takes
+///    library.py:1048-1054), which a dense SM120 builder also takes
 ///    (sm120_mma_builder.inl:72-75).
 constexpr KernelSuffix kKernelSuffixes[] = {
     // SM90
@@ -326,7 +326,7 @@ constexpr KernelSuffix kKernelSuffixes[] = {
              Instr::nvf4, 32),
 };
 
-/// The SM103 FP4-ultra schedules (library.py:796-823): "_o_vs{16,32}_ultra_{1,2}sm[_nopf|_tmapf]".
+/// The SM103 FP4-ultra schedules (library.py:802-850): "_o_vs{16,32}_ultra_{1,2}sm[_nopf|_tmapf]".
 bool is_sm103_ultra(std::string_view s) { return s.find("_ultra_") != std::string_view::npos; }
 
 enum class Epi { auto_, tma, nosmem };
@@ -597,7 +597,7 @@ std::pair<Part, Part> split_scaled(const Part& p) {
 }
 
 bool looks_blockwise(std::string_view s) {
-  // "128x128f32xe4m3": {m}x{k}{acc}x{A} (gemm_operation.py:277-290).
+  // "128x128f32xe4m3": {m}x{k}{acc}x{A} (gemm_operation.py:274-290).
   const std::size_t x = s.find('x');
   return x != std::string_view::npos && x > 0 && all_digits(s.substr(0, x)) && s.size() > x + 1 &&
          s[x + 1] >= '0' && s[x + 1] <= '9' && s.find_first_of("abcdefghijklmnopqrstuvw") != s.npos;
@@ -888,7 +888,7 @@ std::string_view epi_text(Epi e) {
 }
 
 /// Operands: dense types as they are; "tf32gemm" names f32 operands the MMA reads as tf32 (the
-/// intermediate type of core_name, gemm_operation.py:195-197) — tilefit's f32 operands are
+/// intermediate type of core_name, gemm_operation.py:194-196) — tilefit's f32 operands are
 /// exactly that. Block-scaled: formats and the schedule's vector size.
 void map_operands(const Name3x& n, int sf_vec, Output& out) {
   if (n.tf32_math && (n.a != DType::F32 || n.b != DType::F32))
@@ -919,14 +919,16 @@ void map_outputs(const Name3x& n, Output& out) {
 /// ptr-array grouped).
 void map_sm90(const Name3x& n, Output& out) {
   if (n.op == OpClass::block_scaled) fail(n.op_part, "there are no block-scaled GEMMs on sm90");
-  // Operands of different widths take the mixed-input mainloop (sm90_gmma_builder.inl:410-416).
+  // Operands of different widths take the register-sourced mixed-input mainloop
+  // (IsABDifferentWidth, sm90_common.inl:415-420).
   if (model::bits(n.a) != model::bits(n.b))
     fail(span(n.name, n.a_part, n.b_part),
          "A and B of different widths (" + std::string(model::dtype_name(n.a)) + ", " +
              std::string(model::dtype_name(n.b)) +
              ") build CUTLASS's mixed-input mainloop, which is not modelled");
   // 8- and 32-bit operands that are not both K-major (A "t", B "n") build the register-sourced
-  // mainloop (is_use_rmem_A, sm90_common.inl:400-421; GMMA_TMA_WS_RS, sm90_gmma_builder.inl:313-…).
+  // mainloop (is_use_rmem_A, sm90_common.inl:400-421; GMMA_TMA_WS_RS,
+  // sm90_gmma_builder.inl:313-416).
   const bool k_major = n.layout[0] == 't' && n.layout[1] == 'n';
   if (!k_major && (model::bits(n.a) != 16 || model::bits(n.b) != 16))
     fail(n.layout_part,
@@ -937,7 +939,7 @@ void map_sm90(const Name3x& n, Output& out) {
   for (long long v : n.cluster)
     if (v < 1) fail(n.cluster_part, "expected a static cluster shape with extents 1..16");
   // KernelScheduleAuto picks the TMA kernels only for 16-byte aligned A and B
-  // (IsTmaCompatible, sm90_gmma_builder.inl:1004-1026), else KernelCpAsyncWarpSpecialized.
+  // (IsTmaCompatible, sm90_gmma_builder.inl:1009-1029), else KernelCpAsyncWarpSpecialized.
   if (n.kernel->sched == Sched::auto_) {
     for (DType t : {n.a, n.b})
       if ((n.align * model::bits(t)) % 128 != 0)
@@ -1002,7 +1004,7 @@ void map_sm100(const Name3x& n, Output& out) {
     } else {
       fail(n.kernel_part,
            "grouped \"" + std::string(n.kernel_part.text) +
-               "\" is written by both PtrArrayMxf4 and PtrArrayMxf8f6f4 (library.py:835-838); "
+               "\" is written by both PtrArrayMxf4 and PtrArrayMxf8f6f4 (library.py:832-834); "
                "for fp4 operands the alignment tells them apart (align32: Mxf4, align128: "
                "Mxf8f6f4), and align" +
                std::to_string(n.align) + " is neither");
@@ -1010,13 +1012,13 @@ void map_sm100(const Name3x& n, Output& out) {
   }
 
   // Epilogue. "" after a 1SM schedule is (PtrArray)TmaWarpSpecialized1Sm, the generator's only
-  // pairing for 1SM kernels outside MoE (generator.py:6856-6858 and the other SM100 generators);
-  // after a 2SM or automatic schedule it is ScheduleAuto (TmaWarpSpecialized2Sm writes
+  // pairing for 1SM kernels outside MoE (generator.py:6858, 7904, 9794 and the other SM100
+  // generators); after a 2SM or automatic schedule it is ScheduleAuto (TmaWarpSpecialized2Sm writes
   // "_epi_tma").
   Epi epi = n.epi->epi;
   if (n.epi->text.empty()) epi = k.sched == Sched::sm1 ? Epi::tma : Epi::auto_;
   // The library's emitter fixes NVF4 kernels with CTA N = 256 to a 128x64 epilogue tile and makes
-  // their TMA epilogue schedule explicit (gemm_operation.py:1000-1009).
+  // their TMA epilogue schedule explicit (gemm_operation.py:1000-1007).
   std::optional<std::array<long long, 2>> epi_tile;
   const bool nvf4_schedule = k.text == "_o_vs16_1sm" || k.text == "_o_vs16_2sm";
   if (bs && nvf4_schedule && n.tile[1] == 256) {
@@ -1025,7 +1027,7 @@ void map_sm100(const Name3x& n, Output& out) {
   }
 
   // Cluster: DynamicClusterShape 0x0x1 (library.py:1450) is a cluster chosen at run time
-  // (Shape<int,int,_1>, gemm_operation.py:1131-1133).
+  // (Shape<int,int,_1>, gemm_operation.py:1144-1146).
   std::vector<long long> cluster = n.cluster;
   std::string cluster_note;
   const bool dynamic = n.cluster[0] == 0 || n.cluster[1] == 0 || n.cluster[2] == 0;
@@ -1035,7 +1037,7 @@ void map_sm100(const Name3x& n, Output& out) {
     if (k.sched == Sched::sm2 && epi == Epi::auto_)
       fail(n.cluster_part,
            "with a cluster chosen at run time CUTLASS's automatic epilogue is the 1SM one "
-           "(sm100_builder.inl:1698-1715) under this 2SM kernel, a pairing the config format "
+           "(sm100_builder.inl:1698-1714) under this 2SM kernel, a pairing the config format "
            "cannot express");
     cluster = {k.sched == Sched::sm2 ? 2 : 1, 1, 1};
     cluster_note =
@@ -1046,8 +1048,8 @@ void map_sm100(const Name3x& n, Output& out) {
              ? "cluster 0x0x1 (chosen at run time) is read as 1x1x1: nothing in the model "
                "of a 1SM kernel depends on the cluster"
              : "cluster 0x0x1 (chosen at run time) is read as 1x1x1: CUTLASS's automatic "
-               "SM100 schedules pick 1SM for a run-time cluster (sm100_common.inl:468-471, "
-               "sm100_builder.inl:1701-1706)");
+               "SM100 schedules pick 1SM for a run-time cluster (sm100_common.inl:470-475, "
+               "sm100_builder.inl:1703-1706)");
   }
   if (bs && n.epi_vs && n.epi_vs_layout != 't')
     fail(n.epivs_part,
@@ -1060,7 +1062,7 @@ void map_sm100(const Name3x& n, Output& out) {
   if (epi_tile)
     out.note(
         "epilogue tile 128x64: the library's emitter fixes it for NVF4 kernels with N = 256 "
-        "(gemm_operation.py:1000-1009)");
+        "(gemm_operation.py:1000-1007)");
   map_outputs(n, out);
   out.j["layout"] = n.layout;
   out.j["schedule"] = std::string(schedule_text(k.sched));
@@ -1383,8 +1385,8 @@ std::string read_2x(std::string_view name, Reader& r) {
   }
   const RecipeInfo info = recipe_info(recipe);
   // Library kernels the model does not cover: tf32 outputs (the tf32 C of
-  // GenerateSM80_TensorOp_1688's data_type_mixed, generator.py:3504-3509) and f16 accumulation
-  // with the mixed-input upcast (generator.py:2670-2679, 2767-2776).
+  // GenerateSM80_TensorOp_1688's data_type_mixed, generator.py:3503-3508) and f16 accumulation
+  // with the mixed-input upcast (generator.py:2671-2680, 2768-2777).
   if (c == DType::TF32)
     fail(c_part ? *c_part : core,
          "a tf32 C/D is not modelled; tilefit's sm80_multistage writes f16, "
@@ -1397,12 +1399,12 @@ std::string read_2x(std::string_view name, Reader& r) {
   // Operand alignment: the model's cp.async thread maps are those of 128-bit (16-byte) accesses
   // (DefaultMmaCore sm80 with kAlignment = 128 / bits). Uniform recipes use the name's alignment
   // for A and B (CreateGemmOperator, generator.py:163-166); the mixed-input ones the fixed
-  // [16, 8] / [8, 16] (generator.py:2689, 2785).
+  // [16, 8] / [8, 16] (generator.py:2689, 2786).
   if (recipe == Recipe::upcast_a || recipe == Recipe::upcast_b) {
     if (*align != 16)
       fail(al,
            "the mixed-input library kernels are align16 ([16, 8, 8] / [8, 16, 8], "
-           "generator.py:2689, 2785)");
+           "generator.py:2689, 2786)");
   } else if (*align * model::bits(a) != 128) {
     fail(al, "A and B are read in " + std::to_string(*align * model::bits(a)) + "-bit accesses (" +
                  std::to_string(*align) + " x " + std::string(model::dtype_name(a)) +
@@ -1411,8 +1413,8 @@ std::string read_2x(std::string_view name, Reader& r) {
   }
   // The epilogue's vector: EpilogueFunctor<C, min(alignC * bits(C), 128) / bits(C)>
   // (gemm_operation.py:759-761); the model's is 128 / bits(C). C's alignment: min(8, align)
-  // (generator.py:166), then the generators' overrides (16832: generator.py:2925-2931; upcast:
-  // generator.py:2733-2736, 2837-2840).
+  // (generator.py:166), then the generators' overrides (16832: generator.py:2923-2930; upcast:
+  // generator.py:2732-2735, 2837-2839).
   long long align_c = std::min<long long>(8, *align);
   if (recipe == Recipe::int8_16832 && c != DType::S32) align_c = n >= 128 ? (m == 32 ? 8 : 16) : 8;
   if (recipe == Recipe::upcast_a || recipe == Recipe::upcast_b) {
@@ -1439,7 +1441,7 @@ std::string read_2x(std::string_view name, Reader& r) {
   Output out;
   out.j["name"] = std::string(name);
   // The instructions of these generators need compute capability 8.0 (min_cc = 80,
-  // generator.py:2422, 2667, 2764, 2865, 3468, 3543); the name has no architecture.
+  // generator.py:2422, 2683, 2780, 2864, 3468, 3553); the name has no architecture.
   out.j["arch"] = "sm_80";
   out.j["kernel"] = "sm80_multistage";
   out.j["tile"] = std::vector<long long>{m, n, k};
@@ -1450,7 +1452,7 @@ std::string read_2x(std::string_view name, Reader& r) {
   out.j["d"] = std::string(model::dtype_name(c));  // D = C (GemmOperation.__init__)
   out.j["acc"] = std::string(model::dtype_name(acc));
   // Every SM80 tensor-op GEMM of these generators has a column-major C (their layout lists,
-  // e.g. generator.py:2397-2402, 2848-2850).
+  // e.g. generator.py:2397-2402, 2847-2849).
   out.j["layout"] = std::string(lay.text) + "n";
   out.j["stages"] = stages;
   return out.finish();
