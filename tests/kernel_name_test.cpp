@@ -2,19 +2,20 @@
 // gives, that this JSON and a hand-written explicit config give the same result through the
 // reader and the model, names of measured kernels give the measured bytes, every row of the
 // generator-derived corpus (tests/data/kernel-names.jsonl), and the exact errors.
-#include "tilefit/io/kernel_name.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "test_support.hpp"
 #include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/kernel_name.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/evaluate.hpp"
 

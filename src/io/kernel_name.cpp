@@ -42,13 +42,13 @@
 // | sfAxA, sfBxB (block-scaled)        | a, b = nvfp4 / mxfp4 / mxfp6 / mxfp8, sf_vec           |
 // | acc, C, D                          | acc, c (void -> null), d                               |
 // | MxNxK / MxN_KxS                    | tile (2.x: stages = S)                                 |
-// | XxYxZ                              | cluster (0x0x1: see dynamic clusters below)            |
+// | XxYxZ                              | cluster (SM100 0x0x1, chosen at run time: see map_sm100) |
 // | stages                             | stages (0 -> "auto")                                   |
 // | tnn / nn                           | layout (2.x: + "n", the library's column-major C)      |
 // | align                              | checked only (no field)                                |
 // | kernel schedule suffix             | schedule, mma, sf_vec                                  |
 // | epilogue suffix, _epiVs{V}{t}      | epilogue ("auto", "tma", "nosmem", or blockscale_out   |
-// |                                    | with sf_vec / sf)                                      |
+// |                                    | with sf_vec / sf; SM100 "" after _1sm is "tma")        |
 // | 2.x instruction + tile             | warp (from the generator's warp counts)                |
 //
 // Substitutions the config format forces (an e5m2 block-scaled operand written as mxfp8, a
@@ -58,10 +58,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "tilefit/io/config_reader.hpp"
 #include "tilefit/model/arch.hpp"
