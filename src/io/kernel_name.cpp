@@ -42,7 +42,7 @@
 // | sfAxA, sfBxB (block-scaled)        | a, b = nvfp4 / mxfp4 / mxfp6 / mxfp8, sf_vec           |
 // | acc, C, D                          | acc, c (void -> null), d                               |
 // | MxNxK / MxN_KxS                    | tile (2.x: stages = S)                                 |
-// | XxYxZ                              | cluster (SM100 0x0x1, chosen at run time: see map_sm100) |
+// | XxYxZ                              | cluster (SM100 0x0x1, a run-time cluster: map_sm100)   |
 // | stages                             | stages (0 -> "auto")                                   |
 // | tnn / nn                           | layout (2.x: + "n", the library's column-major C)      |
 // | align                              | checked only (no field)                                |
