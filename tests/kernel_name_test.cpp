@@ -588,6 +588,8 @@ TEST(KernelName, Errors) {
        79, "cpasync_1sm",
        "cp.async (non-TMA) mainloops are not modelled; tilefit models the TMA warp-specialized "
        "kernels"},
+      {"cutlass3x_sm100_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_0_tnt_align2_1sm", 77,
+       "align2", "the TMA kernels need 16-byte-aligned A and B (2 x bf16 is not)"},
       {"cutlass3x_sm100_tensorop_moe_gemm_e4m3_e4m3_f32_f16_f16_128x128x128_1x1x1_0_tnn_align16_"
        "mixed_cpasync_1sm",
        25, "moe_gemm", "the MoE grouped GEMM (MoeGroupedUniversal3x) is not modelled"},

@@ -1126,6 +1126,16 @@ std::string read_3x(std::string_view name, Reader& r) {
   read_types3x(name, r, n);
   read_shape3x(r, n);
   read_tail3x(name, n.align_part.offset + n.align_part.text.size(), n);
+  // Every modelled 3.x kernel loads A and B with TMA, which needs 16-byte-aligned rows; the name
+  // gives max(align A, align B), a multiple of each when both are TMA-aligned. (The SM90 automatic
+  // schedule picks cp.async instead: map_sm90 says so.)
+  if (!(n.family_arch == 90 && n.kernel->sched == Sched::auto_)) {
+    for (DType t : {n.a, n.b})
+      if ((n.align * model::bits(t)) % 128 != 0)
+        fail(n.align_part, "the TMA kernels need 16-byte-aligned A and B (" +
+                               std::to_string(n.align) + " x " + std::string(model::dtype_name(t)) +
+                               " is not)");
+  }
 
   Output out;
   out.j["name"] = std::string(name);
