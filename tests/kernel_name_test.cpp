@@ -671,3 +671,39 @@ TEST(KernelName, TooLongAndControlCharacters) {
 
 }  // namespace
 }  // namespace tilefit::io
+
+namespace tilefit::io {
+namespace {
+
+// The reader takes a kernel name wherever a config object may stand, and --name on the CLI.
+TEST(KernelNameReader, StringsInTheConfigsArrayAndNameOnTheCli) {
+  const std::string name =
+      "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_"
+      "warpspecialized_cooperative_epi_tma";
+  const LoadResult by_name = parse_configs("[\"" + name + "\"]", "n.json");
+  ASSERT_TRUE(by_name.errors.empty());
+  const auto json = std::get<std::string>(config_from_kernel_name(name));
+  const LoadResult explicit_json = parse_configs("[" + json + "]", "n.json");
+  ASSERT_EQ(by_name.configs.size(), 1u);
+  EXPECT_EQ(by_name.configs[0].config, explicit_json.configs[0].config);
+  EXPECT_TRUE(by_name.configs[0].arch_given);
+
+  const auto r = test::run_cli("check --builtin --format json --name " + name);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["results"][0]["name"], name);
+  EXPECT_EQ(j["results"][0]["smem_bytes"], 231424);
+  EXPECT_EQ(j["results"][0]["file"], "--name");
+
+  const auto bad = test::run_cli("check --builtin --name cutlass3x_sm90_sptensorop_gemm_x");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("error: --name: config #0 \"cutlass3x_sm90_sptensorop_gemm_x\": not a CUTLASS kernel name tilefit reads: \"sptensorop\" (offset 15)"),
+            std::string::npos) << bad.err;
+
+  const auto sweep = test::run_cli("sweep --builtin --format csv --name " + name);
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_NE(sweep.out.find(",231424,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilefit::io

@@ -60,6 +60,17 @@ void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail
 
 CheckRun check_files(const std::vector<std::string>& files, const TargetRequest& request,
                      const device::DeviceSource& devices, model::Detail detail) {
+  io::LoadResult all;
+  for (const std::string& file : files) {
+    io::LoadResult lr = io::read_config_file(file);
+    for (io::ConfigError& e : lr.errors) all.errors.push_back(std::move(e));
+    for (io::LoadedConfig& c : lr.configs) all.configs.push_back(std::move(c));
+  }
+  return check_configs(std::move(all), request, devices, detail);
+}
+
+CheckRun check_configs(io::LoadResult loaded, const TargetRequest& request,
+                       const device::DeviceSource& devices, model::Detail detail) {
   CheckRun run;
   run.mode = request.mode;
   // One resolver per architecture of a several-arch request; one otherwise.
@@ -71,19 +82,13 @@ CheckRun check_files(const std::vector<std::string>& files, const TargetRequest&
     resolvers.emplace_back(request, devices);
     run.common_target = resolvers.front().common();
   }
-  TargetResolver& resolver = resolvers.front();
-  std::vector<io::LoadedConfig> configs;
-  for (const std::string& file : files) {
-    io::LoadResult lr = io::read_config_file(file);
-    for (io::ConfigError& e : lr.errors) run.problems.push_back({Problem::Kind::input, std::move(e)});
-    for (io::LoadedConfig& c : lr.configs) configs.push_back(std::move(c));
-  }
-  if (resolver.device_failure()) {
+  for (io::ConfigError& e : loaded.errors) run.problems.push_back({Problem::Kind::input, std::move(e)});
+  if (const auto& failure = resolvers.front().device_failure()) {
     // Nothing can be analysed without the requested GPU: one device problem says why.
-    run.problems.push_back({Problem::Kind::device, {"", -1, "", "", resolver.device_failure()->message}});
+    run.problems.push_back({Problem::Kind::device, {"", -1, "", "", failure->message}});
     return run;
   }
-  for (const io::LoadedConfig& lc : configs)
+  for (const io::LoadedConfig& lc : loaded.configs)
     for (TargetResolver& r : resolvers) analyse(lc, r, detail, run);
   return run;
 }

@@ -15,6 +15,7 @@ namespace {
 
 struct SweepCliOptions {
   std::vector<std::string> files;
+  std::vector<std::string> names;
   TargetOptions target;
   std::string format = "table";
   bool all = false;
@@ -51,10 +52,14 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
   o.detail = format == report::Format::json ? model::Detail::full : model::Detail::verdict;
   if (format != report::Format::table) Output::report_closed_pipes();
 
+  if (opt.files.empty() && opt.names.empty())
+    throw CommandError(kExitInput, "no configs: give sweep files (or - for standard input) or --name NAME");
   std::vector<io::ConfigSpace> spaces;
   std::vector<analysis::Problem> problems;
-  for (const std::string& f : opt.files) {
-    io::SpaceLoad load = io::read_space_file(f);
+  std::vector<io::SpaceLoad> loads;
+  if (!opt.names.empty()) loads.push_back(io::spaces_from_names(opt.names));
+  for (const std::string& f : opt.files) loads.push_back(io::read_space_file(f));
+  for (io::SpaceLoad& load : loads) {
     for (io::ConfigSpace& s : load.spaces) spaces.push_back(std::move(s));
     for (io::ConfigError& e : load.errors) problems.push_back({analysis::Problem::Kind::input, std::move(e)});
   }
@@ -93,8 +98,8 @@ void register_sweep(CLI::App& app, Command& cmd) {
       "Sweep spaces of configs: any field may hold an array of alternatives (tile also "
       "{\"m\": [...], \"n\": [...], \"k\": [...]} or a list of tiles); lists the candidates that "
       "fit (--all: every one), each with its concrete config");
-  sub->add_option("files", opt->files, "Sweep files (the config format with alternatives); - reads standard input")
-      ->required();
+  sub->add_option("files", opt->files, "Sweep files (the config format with alternatives); - reads standard input");
+  sub->add_option("--name", opt->names, "A CUTLASS library kernel name (repeatable)");
   add_target_options(*sub, opt->target);
   sub->add_flag("--all", opt->all, "List every candidate, not only those that fit");
   sub->add_option("--format", opt->format, "table (default), json, csv or markdown")

@@ -486,7 +486,7 @@ DecodedConfig decode_config(const Value& v, std::size_t index, bool too_large, b
   if (v.kind != Value::Kind::Object) {
     DecodedConfig out;
     out.name = "#" + std::to_string(index);
-    out.errors.push_back({"", type_error("a config object {\"tile\": ..., ...}", v)});
+    out.errors.push_back({"", type_error("a config object {\"tile\": ..., ...} or a CUTLASS kernel name", v)});
     return out;
   }
   if (too_large) {

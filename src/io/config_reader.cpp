@@ -6,6 +6,8 @@
 
 #include "io/config_decoder.hpp"
 #include "io/document.hpp"
+#include "tilefit/io/config_writer.hpp"
+#include "tilefit/io/kernel_name.hpp"
 #include "io/file_input.hpp"
 #include "io/json_fields.hpp"
 #include "io/json_stream.hpp"
@@ -137,6 +139,29 @@ std::string format_error(const ConfigError& e) {
 
 namespace detail {
 
+namespace {
+/// Keeps the one config of a "[...]" document.
+class OneConfig final : public StreamSink {
+ public:
+  void on_config(std::size_t, Value&& v, bool) override { value = std::move(v); }
+  void on_top_field(const std::string&, Value&&, bool) override {}
+  Value value;
+};
+}  // namespace
+
+bool read_kernel_name(Value& v, const std::string& file, std::size_t index, ErrorSink& errors) {
+  std::variant<std::string, KernelNameError> r = config_from_kernel_name(v.text);
+  if (auto* e = std::get_if<KernelNameError>(&r)) {
+    errors.error({file, static_cast<int>(index), truncate_utf8(v.text, kMaxNameBytes), "",
+                  "not a CUTLASS kernel name tilefit reads: " + format_kernel_name_error(*e)});
+    return false;
+  }
+  OneConfig one;
+  stream_configs("[" + std::get<std::string>(r) + "]", one);
+  v = std::move(one.value);
+  return true;
+}
+
 Document parse_document(std::string_view text, const std::string& file_label,
                         const ConfigHandler& handle, std::size_t max_values) {
   Collector c(file_label, handle);
@@ -185,6 +210,8 @@ LoadResult parse_configs(std::string_view text, const std::string& file_label) {
   detail::Document d = detail::parse_document(
       text, file_label,
       [&](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
+        if (v.kind == Value::Kind::String && !detail::read_kernel_name(v, file_label, index, errors))
+          return false;
         detail::DecodedConfig dc = detail::decode_config(v, index, too_large, errors.listing());
         if (dc.config) {
           r.configs.push_back({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given});
@@ -200,6 +227,15 @@ LoadResult parse_configs(std::string_view text, const std::string& file_label) {
 }
 
 
+
+LoadResult configs_from_names(const std::vector<std::string>& names) {
+  std::string doc = "[";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i) doc += ",";
+    append_json_string(doc, names[i]);
+  }
+  return parse_configs(doc + "]", "--name");
+}
 
 LoadResult read_config_file(const std::string& path) {
   const std::string label = path == "-" ? "<stdin>" : path;

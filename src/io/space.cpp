@@ -413,6 +413,8 @@ SpaceLoad parse_spaces(std::string_view text, const std::string& file_label) {
   SpaceLoad r;
   detail::Document d = detail::parse_document(
       text, file_label, [&](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
+        if (v.kind == Value::Kind::String && !detail::read_kernel_name(v, file_label, index, errors))
+          return false;
         std::optional<ConfigSpace> s = SpaceBuilder(file_label, index, errors).build(std::move(v), too_large);
         if (!s) return false;
         r.spaces.push_back(std::move(*s));
@@ -422,6 +424,15 @@ SpaceLoad parse_spaces(std::string_view text, const std::string& file_label) {
   if (d.fatal) r.spaces.clear();
   r.errors = std::move(d.errors);
   return r;
+}
+
+SpaceLoad spaces_from_names(const std::vector<std::string>& names) {
+  std::string doc = "[";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i) doc += ",";
+    append_json_string(doc, names[i]);
+  }
+  return parse_spaces(doc + "]", "--name");
 }
 
 SpaceLoad read_space_file(const std::string& path) {

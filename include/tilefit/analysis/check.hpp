@@ -55,8 +55,13 @@ Tally tally(const CheckRun& run);
 void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail detail,
              CheckRun& run);
 
-/// Reads every file ("-" = standard input) and analyses every config in it (for each of
-/// request.archs when there are several).
+/// Analyses every config of `loaded` (for each of request.archs when there are several); its
+/// errors become input problems.
+CheckRun check_configs(io::LoadResult loaded, const TargetRequest& request,
+                       const device::DeviceSource& devices,
+                       model::Detail detail = model::Detail::full);
+
+/// Reads every file ("-" = standard input) and analyses every config in it (check_configs).
 CheckRun check_files(const std::vector<std::string>& files, const TargetRequest& request,
                      const device::DeviceSource& devices,
                      model::Detail detail = model::Detail::full);

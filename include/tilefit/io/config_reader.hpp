@@ -68,6 +68,10 @@ struct LoadResult {
 /// Parses the text of one config file; `file_label` names it in errors and results.
 LoadResult parse_configs(std::string_view text, const std::string& file_label);
 
+/// The configs CUTLASS library kernel names stand for (`tilefit check --name NAME`), labelled
+/// "--name" in errors and results.
+LoadResult configs_from_names(const std::vector<std::string>& names);
+
 /// Reads and parses `path` ("-" = standard input, labelled "<stdin>"). Missing, unreadable,
 /// directory and oversized files give one file-level error.
 LoadResult read_config_file(const std::string& path);

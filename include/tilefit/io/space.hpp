@@ -72,6 +72,9 @@ struct SpaceLoad {
 /// Parses the text of one sweep file (the config-file format, with alternatives).
 SpaceLoad parse_spaces(std::string_view text, const std::string& file_label);
 
+/// Spaces of one candidate each from CUTLASS library kernel names (`sweep --name`).
+SpaceLoad spaces_from_names(const std::vector<std::string>& names);
+
 /// Reads and parses `path` ("-" = standard input).
 SpaceLoad read_space_file(const std::string& path);
 
