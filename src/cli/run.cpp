@@ -22,6 +22,7 @@ int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Ex
   Command command;
   register_check(app, command);
   register_sweep(app, command);
+  register_suggest(app, command);
   register_archs(app, command);
   register_families(app, command);
   register_device(app, command);

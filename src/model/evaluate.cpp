@@ -203,6 +203,7 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   r.stages = plan.stages;
   r.auto_stages = plan.auto_stages;
   r.stage_param = plan.stage_param;
+  r.epilogue_tile = plan.epilogue_tile;
   std::vector<Diagnostic>& out = r.diagnostics;
   if (full) out = std::move(plan.reasons);
 

@@ -11,7 +11,9 @@
 // one line in src/model/family_registry.cpp. Nothing in the CLI changes.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <optional>
 #include <cstring>
 #include <new>
 #include <span>
@@ -93,6 +95,9 @@ struct Plan {
   /// Identifier of what the builder's budget leaves out compared with the real struct
   /// ("sm120_blockscaled_grouped"); the report layer phrases it (builder_budget_gap).
   std::string_view unbudgeted;
+  /// The epilogue tile the builder decided, when the epilogue stages tiles in shared memory
+  /// (what `suggest` shrinks).
+  std::optional<std::array<long long, 2>> epilogue_tile;
   /// Error diagnostics (why it is invalid) and info/warning diagnostics, when explained.
   std::vector<Diagnostic> reasons;
   std::vector<Diagnostic> notes;

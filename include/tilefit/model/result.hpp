@@ -1,6 +1,7 @@
 // The answer for one config.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,8 @@ struct Result {
   std::optional<Field> breakdown;        ///< parts sum to smem_bytes (full detail only)
   std::optional<Bytes> epilogue_smem;    ///< sizeof(CollectiveEpilogue::SharedStorage)
   std::optional<Bytes> mainloop_smem;    ///< sizeof(CollectiveMainloop::SharedStorage)
+  /// The epilogue tile the builder decided (epilogues that stage tiles in shared memory).
+  std::optional<std::array<long long, 2>> epilogue_tile;
   /// Why it is invalid or does not fit, what fits instead, and what is worth knowing, in the
   /// order a reader wants them (full detail only).
   std::vector<Diagnostic> diagnostics;

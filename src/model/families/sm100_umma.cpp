@@ -364,6 +364,7 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
     if (cfg.arch == 103 || cfg.arch == 101 || cfg.arch == 110)
       why.note([&] { return diag(Code::sm100_family_modelled_as_sm100).arch("arch", cfg.arch); });
     p.unbudgeted = cfg.grouped ? "sm100_grouped" : "sm100";
+    if (d.epi.storage.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{d.epi.storage.epi_m, d.epi.storage.epi_n};
     p.state.store(d);
     p.take(std::move(why));
     return p;

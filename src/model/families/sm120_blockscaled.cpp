@@ -142,6 +142,7 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
     p.choose_stages(cfg.stages);
     p.min_stages = 2;  // static_assert(Stages >= 2): sm120_blockscaled_mma_tma.hpp:220, array :225
     p.unbudgeted = cfg.grouped ? "sm120_blockscaled_grouped" : "sm120_blockscaled";
+    if (state.epilogue.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{state.epilogue.epi_m, state.epilogue.epi_n};
     p.state.store(state);
     p.take(std::move(why));
     return p;

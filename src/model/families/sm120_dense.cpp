@@ -67,6 +67,7 @@ class Sm120Dense final : public Sm120Family<Sm120Dense> {
     p.choose_stages(cfg.stages);
     p.min_stages = 2;  // static_assert(Stages >= 2): sm120_mma_tma.hpp:152
     p.unbudgeted = cfg.grouped ? "sm120_dense_grouped" : "sm120_dense";
+    if (state.epilogue.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{state.epilogue.epi_m, state.epilogue.epi_n};
     p.state.store(state);
     p.take(std::move(why));
     return p;

@@ -235,6 +235,7 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
     p.min_stages = 2;  // static_assert(Stages >= 2): sm90_mma_tma_gmma_ss_warpspecialized.hpp:137
     p.unbudgeted = "sm90";
     if (v == EpilogueVariant::Auto) why.note([&] { return diag(Code::sm90_auto_epilogue_is_nosmem); });
+    if (state.epilogue.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{state.epilogue.epi_m, state.epilogue.epi_n};
     p.state.store(state);
     p.take(std::move(why));
     return p;
