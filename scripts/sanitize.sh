@@ -8,4 +8,4 @@ CXX=clang++ CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -D
   -DTILEFIT_WITH_CUDA=OFF -DTILEFIT_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+  ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -LE package  # package: an unsanitized install

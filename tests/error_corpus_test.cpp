@@ -155,7 +155,10 @@ class GeneratedInputs : public ::testing::Test {
     const LoadResult r = read_config_file(path);
     EXPECT_TRUE(r.configs.empty()) << path;
     std::string out;
-    for (const ConfigError& e : r.errors) out += (out.empty() ? "" : "\n") + format_error(e);
+    for (const ConfigError& e : r.errors) {
+      if (!out.empty()) out += '\n';
+      out += format_error(e);
+    }
     return out;
   }
   fs::path dir_;

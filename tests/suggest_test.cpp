@@ -36,7 +36,9 @@ TEST(Suggest, TheStorysFinalizeTile) {
   EXPECT_EQ(s[0].config.name, "fin~1");
   // Ranked by distance; each one fits when read back and checked.
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i) EXPECT_LE(s[i - 1].distance, s[i].distance);
+    if (i) {
+      EXPECT_LE(s[i - 1].distance, s[i].distance);
+    }
     const model::Result back = model::evaluate(read_one(io::config_json(s[i].config)), lim);
     EXPECT_TRUE(back.fits) << io::config_json(s[i].config);
     EXPECT_EQ(back.smem_bytes, s[i].result.smem_bytes);

@@ -162,7 +162,9 @@ TEST(Target, NoGpu) {
 
 TEST(Target, BuiltinNeverAsksAndNeedsAnArch) {
   FakeDevices both({kH200, kRtx5090});
-  TargetResolver r({Mode::builtin}, both);
+  TargetRequest builtin;
+  builtin.mode = Mode::builtin;
+  TargetResolver r(builtin, both);
   EXPECT_EQ(r.resolve(config(120), true).target.source, Target::Source::builtin);
   const Resolution missing = r.resolve(config(0), false);
   EXPECT_EQ(missing.kind, Resolution::Kind::input_error);

@@ -63,3 +63,15 @@ const DeviceSource& system_devices() {
 }
 
 }  // namespace tilefit::device
+
+#include "tilefit/tilefit.hpp"
+
+namespace tilefit {
+
+model::Limits device_limits(int device) {
+  const device::DeviceResult d = device::query_one(device);
+  if (!d) throw DeviceError(d.error().message);
+  return d->limits;
+}
+
+}  // namespace tilefit

@@ -37,8 +37,6 @@ class Values {
   const Diagnostic& d_;
 };
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
 /// What the builder's budget leaves out, by family (builder_budget_gap's `unbudgeted`).
 std::string unbudgeted_phrase(std::string_view id) {
   if (id == "sm90")

@@ -1,0 +1,113 @@
+// tilefit as a library: ask, in-process and before anything is built or launched, whether a GEMM
+// tile configuration fits in shared memory, with how many stages, and where the bytes go.
+//
+//   #include <tilefit/tilefit.hpp>
+//
+//   const tilefit::Analysis a = tilefit::analyze(R"({"arch": "sm_120", "dtype": "nvfp4",
+//       "grouped": true, "epilogue": "finalize", "tile": "CtaShape128x256x64B"})");
+//   if (!a.fits) std::fprintf(stderr, "%s\n", a.diagnostics.front().message.c_str());
+//   // a.smem_bytes == 102400, a.stages == 3 (the builder's), a.max_stages == 2, a.limit_bytes == 101376
+//
+// Link tilefit::tilefit (CMake: find_package(tilefit CONFIG REQUIRED)); it needs no CUDA.
+// device_limits() is in tilefit::device (CUDA when tilefit was built with it).
+//
+// Stability: this header is tilefit's API. Within a major version (semantic versioning, see
+// TILEFIT_VERSION_* below) it only grows: no declaration here is removed or changes meaning, new
+// members may be added to the structs, and new diagnostic codes may appear. The headers under
+// tilefit/model, tilefit/io, tilefit/analysis and tilefit/report are the implementation: they
+// are installed because this header uses some of their types, and may change in any release.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilefit/model/arch.hpp"
+#include "tilefit/model/config.hpp"
+#include "tilefit/model/result.hpp"
+
+#define TILEFIT_VERSION_MAJOR 0
+#define TILEFIT_VERSION_MINOR 2
+#define TILEFIT_VERSION_PATCH 0
+
+namespace tilefit {
+
+/// "0.2.0".
+std::string_view version();
+
+/// A config that cannot be read, or an arch that is not in the built-in table. what() is the one
+/// line `tilefit check` prints for it (naming the field, the value and what is allowed).
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& message, std::string field);
+  /// The field at fault ("tile", "epilogue.stages_c", "arch"); empty when it is the config as a whole.
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string field_;
+};
+
+/// No GPU could be asked (no driver, no device, an index out of range, built without CUDA).
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One diagnostic: a stable snake_case code, "error" / "warning" / "info", and its sentence.
+/// The typed values are in Analysis::result.diagnostics (tilefit/model/diagnostic.hpp).
+struct Message {
+  std::string code;
+  std::string severity;
+  std::string message;
+};
+
+/// Bytes of one component of the kernel's SharedStorage ("A", "B", "epilogue_C_D_shared", ...).
+struct Part {
+  std::string component;
+  std::int64_t bytes = 0;
+};
+
+struct Analysis {
+  bool fits = false;
+  std::string status;                           ///< "fits", "does_not_fit", "invalid"
+  std::string kernel;                           ///< the family modelled ("sm120_blockscaled")
+  std::string arch;                             ///< "sm_120"
+  std::optional<std::int64_t> smem_bytes;       ///< dynamic shared memory at `stages`
+  int stages = 0;                               ///< what the kernel is built with
+  bool auto_stages = true;                      ///< `stages` is the builder's automatic count
+  int max_stages = 0;                           ///< the largest stage count that fits (0: none)
+  std::optional<std::int64_t> max_stages_smem_bytes;
+  std::int64_t limit_bytes = 0;                 ///< opt-in shared memory per block
+  std::optional<std::int64_t> headroom_bytes;   ///< limit - smem (negative when over)
+  int ctas_per_sm = 0;
+  std::vector<Part> breakdown;                  ///< non-zero parts; they sum to smem_bytes
+  std::vector<Message> diagnostics;             ///< why, what fits instead, what to know
+  model::Result result;                         ///< everything, typed
+};
+
+/// One config as JSON text — an object in the config-file format (README "Config format"),
+/// TensorRT-LLM tile names and CUTLASS kernel names (as a JSON string) included — analysed for
+/// `arch` ("sm_120", "sm90", "12.0", ...), or for the config's own "arch", with the built-in
+/// architecture table. Throws InputError for bad input.
+Analysis analyze(std::string_view config_json, std::string_view arch = {});
+
+/// One config as JSON text read (as analyze() reads it), without analysing it: to change a field
+/// in code, or to analyse it against a GPU's limits. With `arch`, that arch replaces the config's.
+/// Throws InputError.
+model::KernelConfig read_config(std::string_view config_json, std::string_view arch = {});
+
+/// The same for a config already read, against any limits (the built-in table's, or a GPU's).
+/// `cfg.arch` must be set.
+Analysis analyze(const model::KernelConfig& cfg, const model::Limits& limits);
+
+/// The built-in table's limits for `arch`; throws InputError when it is not in the table.
+model::Limits builtin_limits(std::string_view arch);
+
+/// What GPU `device` reports through the CUDA Runtime (opt-in and per-SM shared memory, reserved
+/// bytes, CTAs per SM, ...); throws DeviceError. Defined in tilefit::device.
+model::Limits device_limits(int device);
+
+}  // namespace tilefit

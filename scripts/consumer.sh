@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# tilefit inside someone else's build, the ways the README documents, from a clean install:
+#   1. cmake --install to a temporary prefix; a project finds it with find_package(tilefit),
+#      links tilefit::tilefit (tests/consumer/launcher.cpp) and checks configs at configure time
+#      with tilefit_check_configs(): ok.json passes, finalize.json stops configuration.
+#   2. pkg-config: the same launcher compiled by hand against the installed tilefit.pc.
+#   3. add_subdirectory (as FetchContent does): the check runs at build time and fails the build.
+# Usage: scripts/consumer.sh [tilefit build dir] [--no-subdirectory]
+# Run by CTest (test `package_consumer`) and so by scripts/test.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+subdirectory=1
+[ "${2:-}" = "--no-subdirectory" ] && subdirectory=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilefit-consumer.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+consumer=$root/tests/consumer
+finalize='{"arch": "sm_120", "dtype": "nvfp4", "grouped": true, "epilogue": "finalize", "tile": "CtaShape128x256x64B"}'
+fail() { echo "consumer: FAIL: $*" >&2; exit 1; }
+
+# expect RC COMMAND...: run it, keep its output in $work/out, compare the exit status
+# (RC "fail": any non-zero status, as build tools differ).
+expect() {
+  local want=$1; shift
+  set +e; "$@" >"$work/out" 2>&1; local rc=$?; set -e
+  if [ "$want" = fail ]; then
+    [ "$rc" -ne 0 ] || { cat "$work/out" >&2; fail "exit 0, expected a failure: $*"; }
+  else
+    [ "$rc" -eq "$want" ] || { cat "$work/out" >&2; fail "exit $rc, expected $want: $*"; }
+  fi
+}
+contains() { grep -qF -- "$1" "$work/out" || { cat "$work/out" >&2; fail "output lacks: $1"; }; }
+
+echo "== install to $work/prefix"
+expect 0 cmake --install "$build" --prefix "$work/prefix"
+[ -f "$work/prefix/include/tilefit/tilefit.hpp" ] || fail "tilefit.hpp not installed"
+[ -x "$work/prefix/bin/tilefit" ] || fail "bin/tilefit not installed"
+[ -f "$work/prefix/lib/cmake/tilefit/tilefitConfig.cmake" ] || fail "tilefitConfig.cmake not installed"
+
+echo "== find_package(tilefit): configs that fit configure, and the launcher links"
+expect 0 cmake -S "$consumer" -B "$work/pkg" -DCMAKE_PREFIX_PATH="$work/prefix" -DCONSUMER_CONFIGS=ok.json
+contains "tilefit: all 2 configs fit (ok.json)"
+expect 0 cmake --build "$work/pkg"
+expect 1 "$work/pkg/launcher" "$finalize"
+contains "102400 B > 101376 B"
+expect 0 "$work/pkg/launcher" '{"tile": "CtaShape128x256x64B", "dtype": "nvfp4", "grouped": true, "epilogue": "finalize", "swap_ab": true}' sm_120
+contains "fits: 74752 B of 101376 B, 2 stages"
+expect 2 "$work/pkg/launcher" '{"arch": "sm_120", "tile": [128, 0, 128], "dtype": "nvfp4"}'
+contains "tile"
+
+echo "== find_package(tilefit): a config that does not fit stops configuration"
+expect 1 cmake -S "$consumer" -B "$work/pkg-bad" -DCMAKE_PREFIX_PATH="$work/prefix" -DCONSUMER_CONFIGS=finalize.json
+contains "tilefit: 1 of 2 configs in finalize.json cannot run:"
+contains "moe_128x256 (sm_120): 102400 B > 101376 B, over by 1024 B: the builder picks 3 stages"
+
+echo "== pkg-config"
+if command -v pkg-config >/dev/null; then
+  expect 0 env PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --modversion tilefit
+  contains "$("$work/prefix/bin/tilefit" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+')"
+  # shellcheck disable=SC2046
+  expect 0 c++ -std=c++20 "$consumer/launcher.cpp" -o "$work/launcher-pc" \
+    $(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs tilefit)
+  expect 1 "$work/launcher-pc" "$finalize"
+  contains "102400 B > 101376 B"
+else
+  echo "   pkg-config is not installed (scripts/bootstrap.sh installs it): skipped"
+fi
+
+if [ "$subdirectory" = 1 ]; then
+  echo "== add_subdirectory(tilefit): the check runs when the project builds"
+  expect 0 cmake -S "$consumer" -B "$work/sub" -DTILEFIT_SOURCE="$root" -DCONSUMER_CONFIGS=finalize.json \
+    -DTILEFIT_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=Release
+  contains "will be checked when this project builds"
+  expect 0 cmake --build "$work/sub" -j"$(nproc)" --target launcher
+  expect 1 "$work/sub/launcher" "$finalize"
+  expect fail cmake --build "$work/sub" --target tilefit_check_1
+  contains "moe_128x256 (sm_120): 102400 B > 101376 B, over by 1024 B"
+fi
+echo "consumer: all passed"

@@ -1,0 +1,104 @@
+// tilefit's API (include/tilefit/tilefit.hpp): the config reader, the model and the sentences of
+// the report layer, with nothing else (no fmt, no CUDA).
+#include "tilefit/tilefit.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "tilefit/io/config_reader.hpp"
+#include "tilefit/model/evaluate.hpp"
+#include "tilefit/report/diagnostic_text.hpp"
+
+namespace tilefit {
+namespace {
+
+constexpr const char* kLabel = "<config>";
+
+[[noreturn]] void throw_input(const io::ConfigError& e) { throw InputError(io::format_error(e), e.field); }
+
+}  // namespace
+
+std::string_view version() {
+#define TILEFIT_STR2(x) #x
+#define TILEFIT_STR(x) TILEFIT_STR2(x)
+  return TILEFIT_STR(TILEFIT_VERSION_MAJOR) "." TILEFIT_STR(TILEFIT_VERSION_MINOR) "." TILEFIT_STR(
+      TILEFIT_VERSION_PATCH);
+#undef TILEFIT_STR
+#undef TILEFIT_STR2
+}
+
+InputError::InputError(const std::string& message, std::string field)
+    : std::runtime_error(message), field_(std::move(field)) {}
+
+model::Limits builtin_limits(std::string_view arch) {
+  const auto sm = model::parse_arch(arch);
+  const model::ArchInfo* info = sm ? model::find_arch(*sm) : nullptr;
+  if (!info)
+    throw InputError("arch \"" + std::string(arch) + "\" is not a known architecture; allowed: " +
+                         model::arch_choices(),
+                     "arch");
+  return info->limits;
+}
+
+model::KernelConfig read_config(std::string_view config_json, std::string_view arch) {
+  // The text must be one config: an object, or a CUTLASS kernel name as a JSON string. A text
+  // that is not JSON is reported by the reader itself (with the line and column of the text).
+  const nlohmann::json::value_t kind = nlohmann::json::accept(config_json)
+                                           ? nlohmann::json::parse(config_json).type()
+                                           : nlohmann::json::value_t::discarded;
+  io::LoadResult r;
+  if (kind == nlohmann::json::value_t::discarded) {
+    r = io::parse_configs(config_json, kLabel);
+  } else if (kind != nlohmann::json::value_t::object && kind != nlohmann::json::value_t::string) {
+    throw InputError(std::string(kLabel) + ": expected one config: a JSON object (or a CUTLASS kernel name)", "");
+  } else {
+    std::string one;
+    one.reserve(config_json.size() + 2);
+    one.append(1, '[').append(config_json).append(1, ']');
+    r = io::parse_configs(one, kLabel);
+  }
+  if (!r.errors.empty()) throw_input(r.errors.front());
+  if (r.configs.size() != 1) throw InputError(std::string(kLabel) + ": expected one config", "");
+  model::KernelConfig cfg = std::move(r.configs.front().config);
+  if (!arch.empty()) {
+    cfg.arch = builtin_limits(arch).sm;
+  } else if (!r.configs.front().arch_given) {
+    throw InputError(std::string(kLabel) +
+                         ": field \"arch\": missing; give the config an \"arch\" or pass one to analyze()",
+                     "arch");
+  }
+  return cfg;
+}
+
+Analysis analyze(std::string_view config_json, std::string_view arch) {
+  const model::KernelConfig cfg = read_config(config_json, arch);
+  return analyze(cfg, builtin_limits(model::arch_name(cfg.arch)));
+}
+
+Analysis analyze(const model::KernelConfig& cfg, const model::Limits& limits) {
+  Analysis a;
+  a.result = model::evaluate(cfg, limits);
+  const model::Result& r = a.result;
+  a.fits = r.fits;
+  a.status = std::string(model::status_name(r.status));
+  a.kernel = std::string(r.family);
+  a.arch = model::arch_name(r.arch);
+  a.smem_bytes = r.smem_bytes;
+  a.stages = r.stages;
+  a.auto_stages = r.auto_stages;
+  a.max_stages = r.max_stages;
+  a.max_stages_smem_bytes = r.max_stages_smem;
+  a.limit_bytes = r.limit_bytes;
+  a.headroom_bytes = r.headroom_bytes;
+  a.ctas_per_sm = r.ctas_per_sm;
+  if (r.breakdown)
+    for (int c = 0; c < model::kComponentCount; ++c)
+      if (r.breakdown->parts[c] != 0)
+        a.breakdown.push_back({std::string(model::component_key(static_cast<model::Component>(c))),
+                               r.breakdown->parts[c]});
+  for (const model::Diagnostic& d : r.diagnostics)
+    a.diagnostics.push_back({std::string(model::code_name(d.code)), std::string(model::severity_name(d.severity)),
+                             report::message(d)});
+  return a;
+}
+
+}  // namespace tilefit
