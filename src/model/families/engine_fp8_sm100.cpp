@@ -170,7 +170,9 @@ class EngineFp8Sm100 final : public KernelFamily {
         return diag(Code::sm100_instr_k).integer("tile_k", cfg.k).integer("instr_k", 32).dtype("a", DType::E4M3);
       });
     if (blockwise) engine_scale_block_checks(cfg, why);
-    if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0) {
+    const ScaleGranularity g = engine_scale_granularity(cfg);
+    const bool bad_blocks = blockwise && (g.m <= 0 || g.n <= 0 || g.k <= 0);  // reader: 1..65536
+    if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0 || bad_blocks || (s.two_sm && cfg.m < 2)) {
       p.sizes_known = false;
       p.take(std::move(why));
       return p;
@@ -223,7 +225,6 @@ class EngineFp8Sm100 final : public KernelFamily {
     if (!s.epi.decided) p.sizes_known = false;
 
     // ---- stage rule ------------------------------------------------------------------------
-    const ScaleGranularity g = engine_scale_granularity(cfg);
     if (blockwise) {
       s.sfa = ceil_div(s.a_m, g.m) * ceil_div(cfg.k, g.k);
       s.sfb = ceil_div(cfg.n, g.n) * ceil_div(cfg.k, g.k);

@@ -74,7 +74,9 @@ class EngineFp8Sm120 final : public KernelFamily {
         return diag(Code::engine_epilogue_variant).epilogue("epilogue", v).arch("arch", cfg.arch)
             .name("allowed", "auto, tma");
       });
-    if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0) {
+    const ScaleGranularity g = engine_scale_granularity(cfg);
+    const bool bad_blocks = blockwise && (g.m <= 0 || g.n <= 0 || g.k <= 0);  // reader: 1..65536
+    if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0 || bad_blocks) {
       p.sizes_known = false;
       p.take(std::move(why));
       return p;
@@ -103,7 +105,6 @@ class EngineFp8Sm120 final : public KernelFamily {
     state.scheduler_stages = kSchedulerStages;
     state.a_bits = state.b_bits = 8;
 
-    const ScaleGranularity g = engine_scale_granularity(cfg);
     p.rule.carveout = state.epilogue.shared<Extent>().size;
     if (blockwise) {
       // sm120_compute_stage_count_or_override_blockwise (sm120_blockwise_mma_builder.inl:71-89),

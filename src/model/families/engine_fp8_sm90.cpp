@@ -145,6 +145,12 @@ class EngineFp8Sm90 final : public KernelFamily {
     }
 
     const ScaleGranularity g = engine_scale_granularity(cfg);
+    if (blockwise && (g.m <= 0 || g.n <= 0 || g.k <= 0)) {  // the reader allows 1..65536
+      engine_scale_block_checks(cfg, why);
+      p.sizes_known = false;
+      p.take(std::move(why));
+      return p;
+    }
     if (blockwise) {
       // Only StageCountAutoCarveout has a compute_stage_count_with_blockwise_scale overload
       // (sm90_gmma_builder.inl:87-107; called at L1154): an explicit count does not compile.
