@@ -189,7 +189,7 @@ class EngineFp8Sm90 final : public KernelFamily {
     Bytes ab = cfg.m * cfg.k + cfg.n * cfg.k;
     if (blockwise) ab += 4 * (cfg.m / g.m) + 4 * (cfg.n / g.n);
     p.rule.stage_bytes = round_up(ab, 128) + kOneStageBarrierBytes;
-    p.choose_stages(blockwise ? std::nullopt : cfg.stages);
+    p.choose_stages(cfg.stages);
     // static_assert(Stages >= 2): …_fp8.hpp:139, …_fp8_blockwise_scaling.hpp:197.
     p.min_stages = 2;
     p.unbudgeted = "sm90";
