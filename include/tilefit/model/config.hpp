@@ -93,7 +93,7 @@ struct KernelConfig {
   Launcher launcher = Launcher::None;   ///< None: not an engine-built kernel
   EngineOp op = EngineOp::ScaledMm;
   Bias bias = Bias::None;
-  ScaleBlock scale_block;               ///< blockwise_fp8 only (engine order: before swap_ab)
+  ScaleBlock scale_block;               ///< blockwise_fp8 only; as written (swap_ab swaps them for the kernel)
   bool c_given = false;                 ///< `c` was written: it overrides the launcher's C
 };
 
