@@ -1,43 +1,75 @@
-// libFuzzer target over tilefit's whole path: bytes -> JSON -> configs -> model -> table and
-// JSON reports. Any crash, sanitizer report, hang or exception escaping is a finding.
-// Build: cmake -DTILEFIT_FUZZ=ON with clang (see scripts/sanitize.sh).
+// libFuzzer target over tilefit's whole path: bytes -> JSON -> configs -> check (each config's
+// own arch, then sm_90 and sm_120 side by side) -> every report (table, Markdown, CSV, matrix,
+// JSON), suggest, and the config writer. Any crash, sanitizer report, hang or exception escaping
+// is a finding, and so is a broken invariant (__builtin_trap):
+//   - the reader accepts only archs of the built-in table;
+//   - the breakdown's parts sum to the total;
+//   - on its own arch, io::config_json writes a config the reader reads back to the same KernelConfig;
+//   - on its own arch, every suggestion fits.
+// Build: cmake -DTILEFIT_FUZZ=ON with clang (see scripts/fuzz.sh).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
+#include "tilefit/analysis/check.hpp"
+#include "tilefit/analysis/suggest.hpp"
+#include "tilefit/device/device_source.hpp"
 #include "tilefit/io/config_reader.hpp"
-#include "tilefit/model/evaluate.hpp"
+#include "tilefit/io/config_writer.hpp"
 #include "tilefit/report/check_report.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace tilefit;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  io::LoadResult lr = io::parse_configs(text, "fuzz.json");
+namespace {
 
-  report::CheckReport rep;
-  rep.mode = "builtin";
-  rep.errors = lr.errors;
-  for (io::LoadedConfig& lc : lr.configs) {
-    report::CheckEntry e;
-    e.file = lc.file;
-    e.index = lc.index;
-    e.config = lc.config;
-    if (!lc.arch_given) e.config.arch = 120;  // what --arch sm120 would do
-    const model::ArchInfo* arch = model::find_arch(e.config.arch);
-    if (arch == nullptr) __builtin_trap();  // the reader must only accept table archs
-    e.target.source = "builtin";
-    e.target.limits = arch->limits;
-    e.result = model::evaluate(e.config, e.target.limits);
-    if (e.result.breakdown) {
+using namespace tilefit;
+
+/// `own`: the configs were evaluated on their own arch (so they read back as written).
+void check_invariants(const analysis::CheckRun& run, bool own) {
+  for (const analysis::Entry& e : run.entries) {
+    if (model::find_arch(e.config.arch) == nullptr) __builtin_trap();
+    const model::Result& r = e.result;
+    if (r.breakdown) {
       model::Bytes sum = 0;
-      for (model::Bytes p : e.result.breakdown->parts) sum += p;
-      if (sum != *e.result.smem_bytes) __builtin_trap();  // invariant: parts sum to the total
+      for (model::Bytes p : r.breakdown->parts) sum += p;
+      if (!r.smem_bytes || sum != *r.smem_bytes) __builtin_trap();
     }
-    rep.entries.push_back(std::move(e));
+    if (!own) continue;
+    const io::LoadResult back = io::parse_configs("[" + io::config_json(e.config) + "]", "back.json");
+    if (!back.errors.empty() || back.configs.size() != 1 || !(back.configs[0].config == e.config))
+      __builtin_trap();
+    if (analysis::wants_suggestions(r))
+      for (const analysis::Suggestion& s : analysis::suggest(e.config, e.target.limits, r))
+        if (!s.result.fits) __builtin_trap();
   }
-  const std::string table = report::render_table(rep, true) + report::render_errors(rep);
-  const std::string json = report::to_json(rep).dump();
-  (void)table;
-  (void)json;
+}
+
+void render_all(const analysis::CheckRun& run) {
+  std::string out = report::render_table(run, true);
+  out += report::render_markdown(run);
+  out += report::render_csv(run);
+  if (run.archs.size() > 1) out += report::render_matrix(run, false) + report::render_matrix(run, true);
+  out += report::to_json(run).dump();
+  for (const analysis::Problem& p : run.problems) out += analysis::problem_text(p);
+  (void)out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const io::LoadResult loaded = io::parse_configs(text, "fuzz.json");
+
+  analysis::TargetRequest builtin;
+  builtin.mode = analysis::TargetRequest::Mode::builtin;  // each config's own arch; never asks a GPU
+  const analysis::CheckRun own = analysis::check_configs(loaded, builtin, device::system_devices());
+  check_invariants(own, true);
+  render_all(own);
+
+  analysis::TargetRequest archs;
+  archs.mode = analysis::TargetRequest::Mode::arch;
+  archs.archs = {90, 120};
+  const analysis::CheckRun both = analysis::check_configs(loaded, archs, device::system_devices());
+  check_invariants(both, false);
+  render_all(both);
   return 0;
 }

@@ -41,12 +41,14 @@ echo "== find_package(tilefit): configs that fit configure, and the launcher lin
 expect 0 cmake -S "$consumer" -B "$work/pkg" -DCMAKE_PREFIX_PATH="$work/prefix" -DCONSUMER_CONFIGS=ok.json
 contains "tilefit: all 2 configs fit (ok.json)"
 expect 0 cmake --build "$work/pkg"
+# The seed's FINALIZE tile: does not fit, 102400 B, the builder's 3 stages, at most 2, limit 101376.
 expect 1 "$work/pkg/launcher" "$finalize"
-contains "102400 B > 101376 B"
+contains "does_not_fit on sm_120: 102400 B of 101376 B at 3 stages (the builder's); at most 2 fit"
+contains "needs 102400 B > 101376 B (over by 1024 B)"
 expect 0 "$work/pkg/launcher" '{"tile": "CtaShape128x256x64B", "dtype": "nvfp4", "grouped": true, "epilogue": "finalize", "swap_ab": true}' sm_120
-contains "fits: 74752 B of 101376 B, 2 stages"
+contains "fits on sm_120: 74752 B of 101376 B at 2 stages (the builder's); at most 2 fit"
 expect 2 "$work/pkg/launcher" '{"arch": "sm_120", "tile": [128, 0, 128], "dtype": "nvfp4"}'
-contains "tile"
+contains 'field "tile": 0 is not a valid tile extent' 
 
 echo "== find_package(tilefit): a config that does not fit stops configuration"
 expect 1 cmake -S "$consumer" -B "$work/pkg-bad" -DCMAKE_PREFIX_PATH="$work/prefix" -DCONSUMER_CONFIGS=finalize.json
@@ -61,7 +63,7 @@ if command -v pkg-config >/dev/null; then
   expect 0 c++ -std=c++20 "$consumer/launcher.cpp" -o "$work/launcher-pc" \
     $(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs tilefit)
   expect 1 "$work/launcher-pc" "$finalize"
-  contains "102400 B > 101376 B"
+  contains "does_not_fit on sm_120: 102400 B of 101376 B at 3 stages (the builder's); at most 2 fit"
 else
   echo "   pkg-config is not installed (scripts/bootstrap.sh installs it): skipped"
 fi

@@ -85,6 +85,22 @@ TEST(Cli, EveryShippedConfigIsReadWithoutErrors) {
   EXPECT_GE(j["results"].size(), 30u);
 }
 
+TEST(Cli, EngineConfigsShowTheEnginesOwnTables) {
+  // vLLM's SM90 dispatch table (configs/vllm_sm90_fp8.json): every entry fits, modelled by the
+  // engine family, with the scale row and vLLM's C = D in the breakdown.
+  const auto r = run_cli("check configs/vllm_sm90_fp8.json --builtin --breakdown");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  expect_golden("check_vllm_sm90_fp8.txt", r.out);
+  const auto j = nlohmann::json::parse(run_cli("check configs/*_fp8.json --builtin --format json").out);
+  ASSERT_GE(j["results"].size(), 80u);
+  for (const auto& res : j["results"]) {
+    EXPECT_EQ(res["kernel"].get<std::string>().rfind("engine_fp8_sm", 0), 0u) << res["name"];
+    EXPECT_EQ(res["status"], "fits") << res["name"];
+    EXPECT_NE(res["kernel_reason"].get<std::string>().find("inferred: launcher"), std::string::npos);
+  }
+}
+
 TEST(Cli, BreakdownShowsPartsAndLimits) {
   const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin --breakdown");
   EXPECT_EQ(r.exit_code, 0);

@@ -2,6 +2,8 @@
 // suggest print is ready to feed back into check.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "test_support.hpp"
 #include "tilefit/io/config_reader.hpp"
 #include "tilefit/io/config_writer.hpp"
@@ -19,19 +21,20 @@ TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
   int n = 0;
   std::vector<model::KernelConfig> configs;
   for (const char* f : {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
-                        "measured-sm120-sm90.jsonl"})
+                        "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl",
+                        "measured-fp8-engines.jsonl"})
     for (const auto& row : test::load_rows(f))
       if (auto c = test::row_config(row)) configs.push_back(*c);
-  for (const char* f : {"configs/sm120_moe_fp4.json", "configs/sm120_moe_finalize.json",
-                        "configs/sm90_hopper.json", "configs/sm100_b200.json", "configs/sm80_ampere.json",
-                        "configs/sm120_gemm.json", "configs/mixed_families.json"})
-    for (auto& lc : read_config_file(test::source_path(f)).configs) configs.push_back(lc.config);
+  // Every shipped config file.
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs")))
+    if (entry.path().extension() == ".json")
+      for (auto& lc : read_config_file(entry.path().string()).configs) configs.push_back(lc.config);
   for (const model::KernelConfig& c : configs) {
     const std::string json = config_json(c);
     EXPECT_EQ(read_back(json), c) << json;
     ++n;
   }
-  EXPECT_GT(n, 250);
+  EXPECT_GT(n, 500);
 }
 
 TEST(ConfigWriter, WritesTheCanonicalForm) {

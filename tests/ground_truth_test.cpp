@@ -71,6 +71,12 @@ INSTANTIATE_TEST_SUITE_P(MeasuredSm100, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-sm100.jsonl")), row_name);
 INSTANTIATE_TEST_SUITE_P(MeasuredSm120Sm90, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-sm120-sm90.jsonl")), row_name);
+// The FP8 kernels vLLM and SGLang build (copied from ../shared/ground-truth/, and measured for
+// this project with tools/cutlass/fp8_engines/).
+INSTANTIATE_TEST_SUITE_P(Fp8Engines, GroundTruth,
+                         ::testing::ValuesIn(load_rows("fp8-engines-cutlass-4.7.jsonl")), row_name);
+INSTANTIATE_TEST_SUITE_P(MeasuredFp8Engines, GroundTruth,
+                         ::testing::ValuesIn(load_rows("measured-fp8-engines.jsonl")), row_name);
 
 TEST(GroundTruthData, HasEveryFamily) {
   std::set<std::string> families;

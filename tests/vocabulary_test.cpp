@@ -40,7 +40,7 @@ TEST(Vocabulary, DidYouMeanComesFromTheSameNames) {
 
 TEST(Vocabulary, AllowedNamesComeFromTheModel) {
   const auto schedules = allowed_names(FieldKind::schedule);
-  EXPECT_EQ(schedules, (std::vector<std::string>{"auto", "cooperative", "pingpong", "1sm", "2sm", "multistage"}));
+  EXPECT_EQ(schedules, (std::vector<std::string>{"auto", "cooperative", "pingpong", "1sm", "2sm", "multistage", "ws"}));
   const auto elements = allowed_names(FieldKind::element);
   EXPECT_NE(std::find(elements.begin(), elements.end(), "fp8"), elements.end());  // an alias
 }

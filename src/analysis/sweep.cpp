@@ -75,7 +75,7 @@ class Evaluator {
           problem(s, res);
           return false;
         }
-        c = {true, config_.arch, s.arch_given, res.config.arch, res.kind, res.target};
+        c = {true, config_.arch, s.arch_given, res.config.arch, res.kind, res.target, {}};
         if (res.why) c.why = *res.why;
         if (explain) {
           before_ = std::move(res.before);

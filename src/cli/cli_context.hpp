@@ -64,6 +64,7 @@ void register_probe(CLI::App& app, Command& cmd);
 void register_families(CLI::App& app, Command& cmd);
 void register_sweep(CLI::App& app, Command& cmd);
 void register_suggest(CLI::App& app, Command& cmd);
+void register_schema(CLI::App& app, Command& cmd);
 
 /// Registers more subcommands (tests add one that throws, to see the internal-error path).
 using Extension = std::function<void(CLI::App& app, Command& cmd)>;

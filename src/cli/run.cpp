@@ -27,6 +27,7 @@ int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Ex
   register_families(app, command);
   register_device(app, command);
   register_probe(app, command);
+  register_schema(app, command);
   if (extension) extension(app, command);
 
   // Help and version go to the checked output too.

@@ -11,6 +11,7 @@
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config_limits.hpp"
 #include "tilefit/model/dtype.hpp"
+#include "tilefit/model/engine_fp8.hpp"
 #include "tilefit/model/family.hpp"
 
 namespace tilefit::io::detail {
@@ -166,6 +167,11 @@ class Decoder {
     read_identity(m, cfg, out);
     read_shapes(m, cfg);
     read_operands(m, cfg);
+    // The engines' FP8 kernels take e4m3 A and B: with a launcher that is the default (issue 11).
+    constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+    if (m.position("launcher") != kAbsent && m.position("dtype") == kAbsent &&
+        m.position("a") == kAbsent && m.position("b") == kAbsent)
+      cfg.a = cfg.b = model::Operand{DType::E4M3};
     if (k_in_bytes_ && cfg.k > 0) {
       const int b = model::bits(cfg.a.elem);
       if (b <= 0 || (cfg.k * 8) % b != 0 || (cfg.k * 8) / b > model::kMaxTileExtent)
@@ -178,6 +184,7 @@ class Decoder {
     read_outputs(m, cfg);
     read_layout(m, cfg);
     read_pipeline(m, cfg);
+    read_engine(m, cfg, out.arch_given);
     for (const std::string key : {"comment", "description"}) {
       if (const Value* v = m.get(key)) {
         Errors e;
@@ -466,6 +473,169 @@ class Decoder {
       }
       em.file(e);
     }
+  }
+
+  // ---- inference-engine FP8 kernels (issue 11) ---------------------------------------------
+
+  /// launcher, op, bias, scale_block; and what a launcher config may not combine: op / bias /
+  /// scale_block without a launcher, a launcher for an arch (or an op) its engine has no
+  /// kernel for, bias with blockwise_fp8, an explicit scale_block that does not divide the
+  /// tile, a `kernel` that is not the arch's engine family.
+  void read_engine(Members& m, model::KernelConfig& cfg, bool arch_given) {
+    Errors e;
+    bool launcher_bad = false, op_bad = false, blocks_ok = false;
+    if (const Value* v = m.get("launcher")) {
+      if (auto l = read_choice(*v, model::parse_launcher, "launcher", model::launcher_choices(), e))
+        cfg.launcher = *l;
+      else
+        launcher_bad = true;
+      m.file(e);
+    }
+    if (const Value* v = m.get("op")) {
+      if (auto o = read_choice(*v, model::parse_engine_op, "op", model::engine_op_choices(), e))
+        cfg.op = *o;
+      else
+        op_bad = true;
+      m.file(e);
+    }
+    if (const Value* v = m.get("bias")) {
+      if (v->kind == Value::Kind::Null)
+        cfg.bias = model::Bias::None;
+      else if (auto b = read_choice(*v, model::parse_bias, "bias", model::bias_choices(), e))
+        cfg.bias = *b;
+      m.file(e);
+    }
+    if (const Value* v = m.get("scale_block")) blocks_ok = read_scale_block(*v, m, cfg);
+    // Only a launcher config tells "c as written" from "c defaulted to d" (the launcher picks C).
+    cfg.c_given = cfg.launcher != model::Launcher::None && m.position("c") != static_cast<std::size_t>(-1);
+    if (launcher_bad) return;
+
+    const bool given_op = m.position("op") != static_cast<std::size_t>(-1);
+    const bool given_bias = m.position("bias") != static_cast<std::size_t>(-1);
+    const bool given_blocks = m.position("scale_block") != static_cast<std::size_t>(-1);
+    const bool engine_kernel = is_engine_family(cfg.family);
+    if (cfg.launcher == model::Launcher::None) {
+      const std::string why =
+          "applies only to engine-built kernels; give \"launcher\" (" + std::string(model::launcher_choices()) + ")";
+      for (const char* key : {"op", "bias", "scale_block"})
+        if (m.position(key) != static_cast<std::size_t>(-1)) m.error(key, why);
+      if (engine_kernel)
+        m.error("kernel", quote(cfg.family) + " models engine-built kernels; give \"launcher\" (" +
+                              std::string(model::launcher_choices()) + ") or another kernel family");
+      return;
+    }
+    const std::string launcher = quote(model::launcher_name(cfg.launcher));
+    if (arch_given) {
+      const std::string_view family = model::engine_family_for(cfg.arch);
+      if (family.empty()) {
+        m.error("launcher", launcher + " has no FP8 kernel for " + model::arch_name(cfg.arch) +
+                                "; allowed: a launcher with arch " + std::string(model::engine_arch_choices()));
+        return;
+      }
+      if (!op_bad && !model::engine_has_kernel(cfg.launcher, cfg.op, cfg.arch))
+        m.error(given_op ? "op" : "launcher",
+                quote(model::engine_op_name(cfg.op)) + ": " + launcher + " has no blockwise_fp8 kernel for " +
+                    model::arch_name(cfg.arch) + " (its CUTLASS 2.x kernels are scaled_mm only); allowed on " +
+                    model::arch_name(cfg.arch) + ": scaled_mm");
+      if (!cfg.family.empty() && cfg.family != family)
+        m.error("kernel", quote(cfg.family) + " does not model " + launcher + " kernels on " +
+                              model::arch_name(cfg.arch) + "; allowed: " + std::string(family) +
+                              " (or leave \"kernel\" out)");
+    } else if (!cfg.family.empty() && !engine_kernel) {
+      m.error("kernel", quote(cfg.family) + " does not model engine-built kernels; allowed with \"launcher\": " +
+                            engine_families() + " (or leave \"kernel\" out)");
+    }
+    if (given_bias && cfg.op == model::EngineOp::BlockwiseFp8 && cfg.bias != model::Bias::None)
+      m.error("bias", quote(model::bias_name(cfg.bias)) +
+                          ": the engines' blockwise_fp8 kernels have no bias (ElementC = void); allowed: none");
+    if (given_blocks && !op_bad && cfg.op != model::EngineOp::BlockwiseFp8) {
+      m.error("scale_block", "applies only to op blockwise_fp8 (op is " +
+                                 std::string(model::engine_op_name(cfg.op)) + ")");
+    } else if (given_blocks && blocks_ok && cfg.m > 0 && cfg.n > 0 && cfg.k > 0 &&
+               (arch_given || cfg.scale_block.a_k != cfg.scale_block.b_k)) {
+      if (auto why = scale_block_error(cfg)) m.error("scale_block", *why);
+    }
+  }
+
+  /// {"a": [m, k], "b": [n, k]}: either member may be left out (its default stays).
+  bool read_scale_block(const Value& v, Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    static const std::string kShape = "{\"a\": [m, k], \"b\": [n, k]}";
+    if (v.kind != Value::Kind::Object) {
+      e.push_back(type_error("an object " + kShape, v, "{\"a\": [1, 128], \"b\": [128, 128]} (the default)"));
+      m.file(e);
+      return false;
+    }
+    static const std::vector<std::string> kKeys = {"a", "b"};
+    Members sm(v, kKeys, "a, b", "scale_block.", errors_, m.position("scale_block"), 1, suggest_);
+    const ExtentSpec a_spec{2, "[m, k]", "MxK", "scale block extent", "scale block", model::kMaxTileExtent};
+    const ExtentSpec b_spec{2, "[n, k]", "NxK", "scale block extent", "scale block", model::kMaxTileExtent};
+    bool ok = true;
+    if (const Value* x = sm.get("a")) {
+      if (auto t = read_extents(*x, a_spec, e))
+        cfg.scale_block.a_m = (*t)[0], cfg.scale_block.a_k = (*t)[1];
+      else
+        ok = false;
+      sm.file(e);
+    }
+    if (const Value* x = sm.get("b")) {
+      if (auto t = read_extents(*x, b_spec, e))
+        cfg.scale_block.b_n = (*t)[0], cfg.scale_block.b_k = (*t)[1];
+      else
+        ok = false;
+      sm.file(e);
+    }
+    return ok;
+  }
+
+  /// Why an explicit scale_block does not fit the tile on the config's arch (the families'
+  /// rule, model::engine_scale_block_check), or nullopt.
+  static std::optional<std::string> scale_block_error(const model::KernelConfig& cfg) {
+    using P = model::ScaleBlockProblem;
+    const model::ScaleBlockCheck c = model::engine_scale_block_check(cfg);
+    if (c.problem == P::none) return std::nullopt;
+    const model::ScaleBlock& b = cfg.scale_block;
+    const std::string written = "{\"a\": [" + std::to_string(b.a_m) + ", " + std::to_string(b.a_k) +
+                                "], \"b\": [" + std::to_string(b.b_n) + ", " + std::to_string(b.b_k) + "]}";
+    if (c.problem == P::k_blocks_differ)
+      return written + ": A's block K " + std::to_string(b.a_k) + " and B's block K " + std::to_string(b.b_k) +
+             " differ; allowed: one K for both (the scale config has one ScaleGranularityK)";
+    const std::string tile = std::to_string(cfg.m) + "x" + std::to_string(cfg.n) + "x" + std::to_string(cfg.k);
+    const std::string t = std::to_string(c.tile), g = std::to_string(c.granularity);
+    const char* swapped = cfg.swap_ab ? " (with swap_ab: A's block on N, B's on M)" : "";
+    std::string reason;
+    switch (c.problem) {
+      case P::m_not_dividing: reason = "tile M " + t + " is not a multiple of the M granularity " + g + swapped; break;
+      case P::n_not_dividing: reason = "tile N " + t + " is not a multiple of the N granularity " + g + swapped; break;
+      case P::k_not_dividing: reason = "tile K " + t + " is not a multiple of the block K " + g; break;
+      case P::k_not_tile_k: reason = "tile K " + t + " differs from the block K " + g; break;
+      case P::k_not_mma_k: reason = "the block K " + g + " is not a multiple of the MMA K 32"; break;
+      case P::cta_smaller: reason = "the per-CTA tile M " + t + " (2sm) is below the M granularity " + g; break;
+      default: break;
+    }
+    std::string allowed;
+    if (cfg.arch == 90)
+      allowed = "blocks whose M and N divide the tile's and whose K equals the tile K, a multiple of 128";
+    else if (cfg.arch == 120 || cfg.arch == 121)
+      allowed = "blocks whose M and N divide the tile's and whose K equals the tile K";
+    else
+      allowed = "blocks that divide the tile (M within the per-CTA tile), K a multiple of 32";
+    if (c.problem == P::k_not_tile_k && cfg.arch == 90 && cfg.k == c.granularity)
+      reason = "the block K " + g + " is not a multiple of 128";
+    return written + " does not fit tile " + tile + " on " + model::arch_name(cfg.arch) + ": " + reason +
+           "; allowed: " + allowed;
+  }
+
+  static bool is_engine_family(const std::string& family) {
+    if (family.empty()) return false;
+    for (int sm : {89, 90, 100, 120})
+      if (family == model::engine_family_for(sm)) return true;
+    return false;
+  }
+  static std::string engine_families() {
+    std::string out;
+    for (int sm : {89, 90, 100, 120}) out += (out.empty() ? "" : ", ") + std::string(model::engine_family_for(sm));
+    return out;
   }
 
   const Value& obj_;

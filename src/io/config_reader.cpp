@@ -128,8 +128,10 @@ std::string format_error(const ConfigError& e) {
   if (e.index >= 0) {
     const std::string idx = std::to_string(e.index);
     out += "config #" + idx;
-    if (!e.config_name.empty() && e.config_name != "#" + idx)
-      out += " " + detail::quote(e.config_name);
+    if (!e.config_name.empty() && e.config_name != "#" + idx) {
+      out += ' ';
+      out += detail::quote(e.config_name);
+    }
     out += ": ";
   }
   if (!e.field.empty()) out += "field " + detail::quote(e.field, 64) + ": ";

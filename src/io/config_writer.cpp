@@ -149,7 +149,10 @@ std::string write_config(const model::KernelConfig& cfg, std::string_view quote)
   const int vec = cfg.a.block_scaled() ? cfg.a.sf_vec : cfg.b.sf_vec;
   const int dflt = cfg.a.block_scaled() ? default_sf_vec(cfg.a) : default_sf_vec(cfg.b);
   if ((cfg.a.block_scaled() || cfg.b.block_scaled()) && vec != dflt) w.num("sf_vec", vec);
-  if (cfg.c != cfg.d) {
+  // With a launcher an unwritten `c` is the launcher's choice (issue 11): write it only when it
+  // was given, and then always.
+  const bool launcher = cfg.launcher != model::Launcher::None;
+  if (launcher ? cfg.c_given : cfg.c != cfg.d) {
     if (cfg.c == DType::Void) {
       w.key("c");
       w.raw() += "null";
@@ -185,6 +188,20 @@ std::string write_config(const model::KernelConfig& cfg, std::string_view quote)
   if (cfg.mma != model::Mma::Auto) w.word("mma", model::mma_name(cfg.mma));
   if (cfg.warp) w.list("warp", cfg.warp->begin(), cfg.warp->end());
   if (cfg.swap_ab) w.boolean("swap_ab", true);
+  if (launcher) {
+    w.word("launcher", model::launcher_name(cfg.launcher));
+    if (cfg.op != model::EngineOp::ScaledMm) w.word("op", model::engine_op_name(cfg.op));
+    if (cfg.bias != model::Bias::None) w.word("bias", model::bias_name(cfg.bias));
+    if (cfg.scale_block != model::ScaleBlock{}) {
+      w.key("scale_block");
+      Writer o(quote);
+      const long long a[] = {cfg.scale_block.a_m, cfg.scale_block.a_k};
+      const long long b[] = {cfg.scale_block.b_n, cfg.scale_block.b_k};
+      o.list("a", std::begin(a), std::end(a));
+      o.list("b", std::begin(b), std::end(b));
+      w.raw() += o.done();
+    }
+  }
   return w.done();
 }
 

@@ -16,7 +16,8 @@ constexpr FieldSpec kConfigFields[] = {
      "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; must be in the built-in table", K::arch},
     {"kernel", "string",
      "family: `sm120_blockscaled`, `sm120_dense`, `sm90_tma_ws`, `sm100_umma`, `sm80_multistage`; "
-     "default: inferred from arch and types",
+     "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with `launcher`); "
+     "default: inferred from arch, types and `launcher`",
      K::kernel},
     {"tile", "`[M,N,K]`, `\"MxNxK\"`, or a TensorRT-LLM name `\"CtaShape128x256x64B\"`",
      "CTA tile in elements (SM100: the MMA tile); integers 1…65536. A trailing `B` means K is in "
@@ -32,14 +33,20 @@ constexpr FieldSpec kConfigFields[] = {
     {"b", "string", "as `a`", K::operand},
     {"sf_vec", "16 or 32",
      "scale-factor vector size (block-scaled only; implied by `nvfp4` = 16, `mx*` = 32)", K::sf_vec},
-    {"c", "string or null", "C source (`null` = no C); defaults to `d`", K::element_or_null},
+    {"c", "string or null",
+     "C source (`null` = no C); defaults to `d` (with `launcher`: to the launcher's C, which an "
+     "explicit `c` overrides)",
+     K::element_or_null},
     {"d", "string", "D output; default `bf16`", K::element},
     {"acc", "string", "accumulator; default `f32`", K::element},
     {"layout", "string",
      "CUTLASS letters for A, B (and C/D): `tn` (default), `tnt`, `tnn`, … (A `t` = K-major; B `n` "
      "= K-major; C/D `t` = row-major)",
      K::layout},
-    {"schedule", "string", "`auto`, `cooperative`, `pingpong`, `1sm`, `2sm`, `multistage`", K::schedule},
+    {"schedule", "string",
+     "`auto`, `cooperative`, `pingpong`, `1sm`, `2sm`, `multistage`, `ws` (the basic, "
+     "non-persistent SM90 `KernelTmaWarpSpecialized*` kernel the engines use for small M)",
+     K::schedule},
     {"epilogue", "string or object",
      "`auto`, `tma`, `nosmem`, `blockscale_out`, `trtllm_default`, `finalize`; object form "
      "`{\"variant\": …, \"tile\": [m,n], \"stages_c\": …, \"stages_d\": …, \"sf_vec\": …, \"sf\": …}`",
@@ -51,16 +58,41 @@ constexpr FieldSpec kConfigFields[] = {
      K::stages},
     {"mma", "string",
      "block-scaled instruction: `auto`, `f8f6f4` (fp4/fp6 stored as one byte), `nvf4`", K::mma},
-    {"warp", "`[m,n,k]`", "warp tile, `sm80_multistage` only", K::extents3},
-    {"swap_ab", "bool", "TensorRT-LLM's transposed MoE launch (C/D become column-major)", K::boolean},
+    {"warp", "`[m,n,k]`", "warp tile, `sm80_multistage` and `launcher` configs on sm_89 only", K::extents3},
+    {"swap_ab", "bool",
+     "TensorRT-LLM's transposed MoE launch, or an engine's swap_ab config (C/D become column-major)",
+     K::boolean},
     {"comment", "string", "free text, ignored", K::text},
     {"description", "string", "free text, ignored", K::text},
+    // ---- inference-engine FP8 kernels (issue 11) ----
+    {"launcher", "string",
+     "`vllm` or `sglang`: whose launcher builds an FP8 kernel (vLLM `cutlass_scaled_mm`, SGLang "
+     "`fp8_scaled_mm` / `fp8_blockwise_scaled_mm`) on sm_89, sm_90, sm_100 (sm_103, sm_110) or "
+     "sm_120 (sm_121); it decides what the config does not say — C type, fusion tree, epilogue "
+     "schedule, tile scheduler (see [Engine configs](#engine-configs)); `a`/`b` default to `e4m3`",
+     K::launcher},
+    {"op", "string",
+     "with `launcher`: `scaled_mm` (default; per-tensor or per-token × per-channel scales) or "
+     "`blockwise_fp8` (scale blocks `scale_block`; sm_90, sm_100, sm_120)",
+     K::engine_op},
+    {"bias", "string or null",
+     "with `launcher` and `scaled_mm`: `none` (default), `row` (vLLM `ScaledEpilogueBias`, SGLang's "
+     "bias: a D-typed row of tile N), `column` (vLLM `ScaledEpilogueColumnBias`, with `swap_ab`)",
+     K::bias},
+    {"scale_block", "`{\"a\": [m,k], \"b\": [n,k]}`",
+     "with `blockwise_fp8`: scale blocks of A (activations) and B (weights) as the engine writes "
+     "them (`swap_ab` swaps them for the kernel); default `{\"a\": [1, 128], \"b\": [128, 128]}`; "
+     "must divide the tile",
+     K::scale_block},
 };
 
 constexpr FieldSpec kEpilogueFields[] = {
     {"variant", "string", "`auto`, `tma`, `nosmem`, `blockscale_out`, `trtllm_default`, `finalize`",
      K::epilogue_variant},
-    {"tile", "`[m,n]`", "explicit epilogue tile", K::extents2},
+    {"tile", "`[m,n]`",
+     "explicit epilogue tile (SGLang's SM120 `blockwise_fp8`: the epilogue's CTA tile, its "
+     "`PerSmTileShape`)",
+     K::extents2},
     {"stages_c", "integer", "override StagesC", K::stage_count},
     {"stages_d", "integer", "override StagesD", K::stage_count},
     {"sf_vec", "16 or 32", "`blockscale_out`: output scale-factor vector size", K::sf_vec},
@@ -95,6 +127,9 @@ std::vector<std::string> allowed_names(FieldKind kind) {
     case K::mma: return detail::split_choices(model::mma_choices());
     case K::scale_type: return {"ue4m3", "ue8m0"};
     case K::kernel: return detail::split_choices(model::family_choices());
+    case K::launcher: return detail::split_choices(model::launcher_choices());
+    case K::engine_op: return detail::split_choices(model::engine_op_choices());
+    case K::bias: return detail::split_choices(model::bias_choices());
     case K::element:
     case K::element_or_null: return detail::split_choices(model::dtype_choices());
     case K::operand: return detail::split_choices(model::operand_choices());

@@ -40,8 +40,9 @@ F EpilogueStorage::lay_tensors() const {
     case Kind::nosmem_sm90: return empty_member<F>(Component::EpilogueD);
     case Kind::nosmem_sm100_legacy: return empty_member<F>(Component::Fusion);
     case Kind::nosmem_sm100:
-      // struct { FusionStorage thread; array_aligned<uint8_t, 0> buffer; }: 1 + 15 + 16 = 32.
-      return make_struct({empty_member<F>(Component::Fusion), array_aligned<F>(Component::Fusion, 0)});
+      // struct { FusionStorage thread; array_aligned<uint8_t, N> buffer; }: with the built-in
+      // fusions (empty, 1 B) and N = 0, 1 + 15 + 16 = 32 (sm100_epilogue_nosmem.hpp:494-498).
+      return make_struct({as<F>(fusion), array_aligned<F>(Component::Fusion, nosmem_buffer_bytes)});
     case Kind::tma: break;
   }
   const long long stage_elems = epi_m * epi_n;

@@ -24,7 +24,8 @@ struct EpilogueStorage {
   enum class Kind {
     tma,           ///< TMA warp-specialized: C/D stage buffers, fusion storage, load pipeline
     nosmem_sm90,   ///< SM90 adapter around DefaultEpilogue: empty (1 B) storage
-    nosmem_sm100,  ///< SM100 EVT no-smem: { fusion (1 B); array_aligned<uint8_t,0> } = 32 B
+    nosmem_sm100,  ///< SM100 EVT no-smem: { fusion; array_aligned<uint8_t, buffer> } (32 B for
+                   ///< the built-in fusions: 1 + 15 + 16)
     nosmem_sm100_legacy,  ///< SM100 ptr-array thread::LinearCombination: empty (1 B)
   };
   Kind kind = Kind::tma;
@@ -35,6 +36,11 @@ struct EpilogueStorage {
   int d_bits = 0;                  ///< bits of the D element in smem (fp6 held in 8)
   Bytes align_c = 128, align_d = 128;  ///< alignment_for_swizzle of the C / D atoms
   Field fusion = empty_member(Component::Fusion);  ///< FusionCallbacks::SharedStorage
+  /// nosmem_sm100: the reduction buffer array_aligned<uint8_t, size(EpilogueTile)> that the
+  /// collective allocates when the fusion is a custom EVT (IsReductionBufferNeeded,
+  /// sm100_epilogue_nosmem.hpp:482-498; the engines' scaled_mm trees); 0 for the built-in
+  /// fusion operations (an empty array_aligned: 16 B).
+  Bytes nosmem_buffer_bytes = 0;
   bool ptr_array = false;          ///< ptr-array collective: has a TensorMapStorage
   int descriptors = 2;             ///< TMA descriptors in the ptr-array TensorMapStorage
 
@@ -50,7 +56,8 @@ struct EpilogueStorage {
   ///               stages of each, L161-167)
   ///   otherwise:  struct { alignas(alignC) C[SC stages]; alignas(alignD) D[SD stages] }
   ///   TensorStorage = struct { collective; FusionStorage }  (an empty fusion is 1 B: P3)
-  /// no-smem: 1 B (SM90, SM100 legacy) or 32 B (SM100 EVT).
+  /// no-smem: 1 B (SM90, SM100 legacy) or { fusion; reduction buffer } (SM100 EVT: 32 B with
+  /// the built-in fusions).
   template <class F = Field>
   F tensors() const;
 

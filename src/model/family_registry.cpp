@@ -10,6 +10,11 @@ std::span<const KernelFamily* const> families() {
   static const std::array kFamilies = {
       // Families a config names by an explicit field come first (Triton kernels, engine
       // launchers), then the CUTLASS families inferred from arch and types.
+      // Inference-engine FP8 kernels (issue 11): configs with a `launcher`.
+      &engine_fp8_sm89_family(),
+      &engine_fp8_sm90_family(),
+      &engine_fp8_sm100_family(),
+      &engine_fp8_sm120_family(),
       &sm120_blockscaled_family(),
       &sm120_dense_family(),
       &sm90_tma_ws_family(),

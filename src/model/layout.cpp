@@ -15,6 +15,8 @@ std::string_view component_key(Component c) {
     case Component::EpilogueD: return "epilogue_D";
     case Component::EpilogueCD: return "epilogue_C_D_shared";
     case Component::Fusion: return "fusion";
+    case Component::ScaleRow: return "scale_row";
+    case Component::BiasRow: return "bias_row";
     case Component::EpilogueBarriers: return "epilogue_barriers";
     case Component::KernelBarriers: return "kernel_barriers";
     case Component::Scheduler: return "scheduler";

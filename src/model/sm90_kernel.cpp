@@ -45,9 +45,19 @@ F sm90_array_kernel_storage(const Sm90KernelParts<F>& p) {
   return make_struct({tensors, pipelines, with_align(p.scheduler_responses, 16), tensormaps});
 }
 
+template <class F>
+F sm90_basic_kernel_storage(const Sm90KernelParts<F>& p) {
+  const F tensors = make_union({p.mainloop_tensors, p.epilogue_tensors});
+  const F pipelines =
+      make_struct({with_align(p.mainloop_pipeline, 16), with_align(p.epilogue_pipeline, 16)}, 16);
+  return make_struct({tensors, pipelines});
+}
+
 template Field sm90_kernel_storage(const Sm90KernelParts<Field>&);
 template Extent sm90_kernel_storage(const Sm90KernelParts<Extent>&);
 template Field sm90_array_kernel_storage(const Sm90KernelParts<Field>&);
 template Extent sm90_array_kernel_storage(const Sm90KernelParts<Extent>&);
+template Field sm90_basic_kernel_storage(const Sm90KernelParts<Field>&);
+template Extent sm90_basic_kernel_storage(const Sm90KernelParts<Extent>&);
 
 }  // namespace tilefit::model

@@ -1,4 +1,4 @@
-// The SM90 GEMM kernel shells (gemm/kernel/sm90_gemm_*tma_warpspecialized_*.hpp), which SM90
+// The SM90 GEMM kernel shells (gemm/kernel/sm90_gemm_*tma_warpspecialized*.hpp), which SM90
 // and SM120 (dense, block-scaled, grouped) kernels all instantiate.
 // ../shared/docs/cutlass-smem-model.md §3.7 and §4.5.
 #pragma once
@@ -52,9 +52,24 @@ F sm90_kernel_storage(const Sm90KernelParts<F>& p);
 template <class F>
 F sm90_array_kernel_storage(const Sm90KernelParts<F>& p);
 
+/// The basic, non-persistent KernelTmaWarpSpecialized kernel (the engines' `ws` schedule;
+/// gemm/kernel/sm90_gemm_tma_warpspecialized.hpp:119-137): mainloop and epilogue never use
+/// shared memory at the same time, so their tensors share a union; no scheduler storage, no
+/// load-order or math-WG-order barrier:
+///   struct SharedStorage {
+///     union TensorStorage { mainloop; epilogue; } tensors;      // the larger, rounded to both aligns
+///     struct PipelineStorage : aligned_struct<16> {
+///       alignas(16) mainloop; alignas(16) epi_load; } pipelines;
+///   };
+/// (The builder still carves the whole epilogue SharedStorage out before counting stages.)
+template <class F>
+F sm90_basic_kernel_storage(const Sm90KernelParts<F>& p);
+
 extern template Field sm90_kernel_storage(const Sm90KernelParts<Field>&);
 extern template Extent sm90_kernel_storage(const Sm90KernelParts<Extent>&);
 extern template Field sm90_array_kernel_storage(const Sm90KernelParts<Field>&);
 extern template Extent sm90_array_kernel_storage(const Sm90KernelParts<Extent>&);
+extern template Field sm90_basic_kernel_storage(const Sm90KernelParts<Field>&);
+extern template Extent sm90_basic_kernel_storage(const Sm90KernelParts<Extent>&);
 
 }  // namespace tilefit::model

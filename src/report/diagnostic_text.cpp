@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "tilefit/model/arch.hpp"
+#include "tilefit/model/engine_fp8.hpp"
 #include "tilefit/model/family.hpp"
 
 namespace tilefit::report {
@@ -36,6 +37,8 @@ class Values {
  private:
   const Diagnostic& d_;
 };
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
 /// What the builder's budget leaves out, by family (builder_budget_gap's `unbudgeted`).
 std::string unbudgeted_phrase(std::string_view id) {
@@ -100,6 +103,31 @@ std::string epilogue_map_message(const Values& x) {
 }
 
 std::string family_list() { return model::family_choices(); }
+
+/// "vLLM" / "SGLang" for a launcher name value.
+std::string engine_name(std::string_view launcher) {
+  if (launcher == "vllm") return "vLLM";
+  if (launcher == "sglang") return "SGLang";
+  return std::string(launcher);
+}
+
+/// The engine family of a claim_engine_fp8 diagnostic's arch.
+std::string engine_family_of(const Values& x) {
+  return std::string(model::engine_family_for(static_cast<int>(x.n("arch"))));
+}
+
+/// Which static_assert an engine_scale_granularity diagnostic quotes, by arch.
+std::string scale_granularity_source(const Values& x) {
+  const long long sm = x.n("arch");
+  if (sm == 90)
+    return "static_assert \"FP8 scaling granularity must evenly divide tile shape along " + x.v("axis") +
+           ".\", sm90_gmma_builder.inl:1151-1152";
+  if (sm == 120 || sm == 121)
+    return "static_assert \"Scale Granularity " + x.v("axis") + " must evenly divide the tile shape " +
+           x.v("axis") + ".\", sm120_blockwise_mma_builder.inl:199-200";
+  return "static_assert \"Scale Granularity " + x.v("axis") +
+         " must divide Tile Shape\", sm100_mma_warpspecialized_blockwise_scaling.hpp:132-142";
+}
 
 }  // namespace
 
@@ -562,6 +590,97 @@ std::string message(const Diagnostic& d) {
     // ---- triton_matmul, triton_fused_moe (issue 12) ------------------------------------
 
     // ---- inference-engine FP8 kernels (issue 11) ---------------------------------------
+    case Code::claim_engine_fp8:
+      return "inferred: launcher " + engine_name(x.t("launcher")) + " with op " + x.v("op") + " on " + x.v("arch") +
+             ": the engine's own kernel (" + engine_family_of(x) + ")";
+    case Code::engine_needs_launcher:
+      return "family " + x.v("family") +
+             " models engine-built kernels: give \"launcher\" (vllm or sglang) to say whose";
+    case Code::engine_no_kernel:
+      return engine_name(x.t("launcher")) + " has no " + x.v("op") + " kernel for " + x.v("arch") +
+             " (the engines' blockwise FP8 GEMMs start at sm_90; CUTLASS 2.x on sm_89 is scaled_mm only)";
+    case Code::engine_operand_type:
+      return "the engines' FP8 kernels take e4m3 A and B (" + x.v("a") + " x " + x.v("b") +
+             " given; vLLM static_assert(std::is_same<InType, cutlass::float_e4m3_t>()), "
+             "SGLang TORCH_CHECK(mat_a.scalar_type() == torch::kFloat8_e4m3fn))";
+    case Code::engine_output_type:
+      return "output " + x.v("d") + ": the engines build bf16 and f16 outputs only "
+             "(\"out_dtype must be Half or BFloat16\")";
+    case Code::engine_layout:
+      return "the engines' layouts are fixed: A row-major, B column-major (layout \"tn\"), D row-major, "
+             "column-major only with swap_ab (LayoutD_Transpose)";
+    case Code::engine_grouped:
+      return "the engines' scaled_mm and blockwise kernels are not grouped (no ptr-array schedule)";
+    case Code::engine_mma:
+      return "mma " + x.v("mma") + ": the engines' FP8 kernels are not block-scaled (use auto)";
+    case Code::engine_blockwise_bias:
+      return "bias " + x.v("bias") + ": the engines' blockwise kernels have no bias "
+             "(vLLM: \"ElementC = void // TODO: support bias\")";
+    case Code::engine_schedule:
+      return "schedule " + quoted(x.v("schedule")) + ": the engines' " + x.v("op") + " kernels on " +
+             x.v("arch") + " name one of " + x.v("allowed");
+    case Code::engine_epilogue_variant:
+      return "epilogue " + quoted(x.v("epilogue")) + " is not an epilogue the engines build on " + x.v("arch") +
+             "; allowed: " + x.v("allowed");
+    case Code::engine_scale_k_blocks_differ:
+      return "scale blocks of A (K " + x.v("a_k") + ") and B (K " + x.v("b_k") +
+             ") must share K: the scale config has one ScaleGranularityK";
+    case Code::engine_scale_granularity:
+      return "tile " + x.v("axis") + " = " + x.v("tile") + " is not a multiple of the scale granularity " +
+             x.v("granularity") + " (" + scale_granularity_source(x) + ")";
+    case Code::engine_scale_k:
+      return "tile K = " + x.v("tile_k") + " with scale granularity K " + x.v("scale_k") + ": " +
+             (x.n("arch") == 90
+                  ? "K must equal the granularity, a multiple of 128 (static_asserts K % ScaleGranularityK == 0, "
+                    "\"ScalePromotionInterval must be a multiple of 4.\", \"... greater than or equal to the "
+                    "number of stages of the MMA atom.\", sm90_mma_tma_gmma_ss_warpspecialized_fp8_blockwise_scaling.hpp:127-135)"
+                  : "static_assert \"Scale Granularity K must be equal to the tile shape K.\" "
+                    "(sm120_blockwise_mma_builder.inl:201)");
+    case Code::engine_scale_k_mma:
+      return "scale granularity K " + x.v("scale_k") + " is not a multiple of the MMA K 32 (static_assert "
+             "\"Scale Granularity K must be divisible by MMA_K\", sm100_mma_warpspecialized_blockwise_scaling.hpp:143)";
+    case Code::engine_scale_cta:
+      return "per-CTA tile M = " + x.v("cta_m") + " is below the scale granularity " + x.v("scale_m") +
+             " (static_assert \"Scale Granularity must be smaller than or equal to the tile shape\", "
+             "sm100_blockwise_umma_builder.inl:388)";
+    case Code::engine_sm90_blockwise_ws:
+      return "SM90 blockwise FP8 has no basic (non-persistent) kernel: the builder is enabled for "
+             "KernelTmaWarpSpecialized{Cooperative,Pingpong}FP8Blockwise only (sm90_gmma_builder.inl:1078-1088)";
+    case Code::engine_sm90_blockwise_stages:
+      return "StageCount<" + x.v("stages") + ">: SM90 blockwise FP8 takes only the automatic count (error: no "
+             "instance of function template \"compute_stage_count_with_blockwise_scale\" matches the "
+             "argument list, sm90_gmma_builder.inl:1154; only the StageCountAutoCarveout overload exists, L87-107)";
+    case Code::engine_sm90_blockwise_tile_m:
+      return "tile M = " + x.v("tile_m") + ": SM90 blockwise FP8 needs tile M 128 or 256 (static_assert(NumSplitsM{} == 1 "
+             "|| NumSplitsM{} == 2), NumSplitsM = M / 128, sm90_mma_tma_gmma_ss_warpspecialized_fp8_blockwise_scaling.hpp:208-209)";
+    case Code::engine_sm100_tile_n:
+      return std::string(x.on("two_sm") ? "2SM" : "1SM") + " MMA tile N = " + x.v("tile_n") +
+             ": must be a multiple of 8 up to 256 (static_assert \"Invalid TileShape_N.\", sm100_common.inl:" +
+             (x.on("two_sm") ? "379" : "313") + ")";
+    case Code::engine_sm89_warp_and_stages:
+      return std::string("the engines' sm_89 (CUTLASS 2.x) kernels are instantiated with a ") +
+             (!x.on("warp") && !x.on("stages") ? "warp tile and a stage count"
+              : !x.on("warp")                 ? "warp tile"
+                                              : "stage count") +
+             ": give " + (!x.on("warp") && !x.on("stages") ? "\"warp\" and \"stages\"" : !x.on("warp") ? "\"warp\"" : "\"stages\"") +
+             " (2.x has no automatic stage count)";
+    case Code::engine_sm89_swap_ab:
+      return "the engines' sm_89 (CUTLASS 2.x) kernels have no swap_ab variant";
+    case Code::engine_sm89_void_c:
+      return "c null: the sm_89 visitor kernel always has an ElementC (vLLM float, SGLang the output type)";
+    case Code::engine_c_from_launcher:
+      return engine_name(x.t("launcher")) + " passes ElementC = " + x.v("c") + " although it never reads C" +
+             (x.on("reuse") ? ": the epilogue shares one C/D buffer (ReuseSmemC) with StagesC > StagesD, "
+                              "more shared memory than a void C; \"c\": null models the C-less wrapper"
+                            : "");
+    case Code::engine_ws_tensor_union:
+      return "the basic KernelTmaWarpSpecialized kernel is not persistent: mainloop and epilogue tensors "
+             "share one union (sm90_gemm_tma_warpspecialized.hpp:119-128), though the builder still carves "
+             "the whole epilogue out of the stage budget";
+    case Code::engine_sm120_epilogue_cta_tile:
+      return "SGLang builds this epilogue on its PerSmTileShape " + x.v("epilogue_cta_m") + "x" +
+             x.v("epilogue_cta_n") + " (epilogue.tile) with EpilogueTileAuto, not on the mainloop tile "
+             "(fp8_blockwise_scaled_mm_sm120.cuh: launch_sm120_fp8_blockwise_scaled_mm)";
   }
   return std::string(model::code_name(d.code));
 }

@@ -35,6 +35,11 @@ enum class FieldKind {
   mma,               ///< an Mma
   scale_type,        ///< ue4m3 or ue8m0
   configs,           ///< the file's array of configs
+  // ---- inference-engine FP8 kernels (issue 11) ----
+  launcher,          ///< vllm or sglang
+  engine_op,         ///< scaled_mm or blockwise_fp8
+  bias,              ///< none, row or column
+  scale_block,       ///< {"a": [m, k], "b": [n, k]}
 };
 
 struct FieldSpec {

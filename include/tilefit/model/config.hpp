@@ -10,7 +10,9 @@
 
 namespace tilefit::model {
 
-enum class Schedule { Auto, Cooperative, Pingpong, Sm1, Sm2, Multistage };
+/// `Ws` (appended for the inference-engine FP8 kernels, issue 11): the basic, non-persistent
+/// KernelTmaWarpSpecialized* kernel (gemm/kernel/sm90_gemm_tma_warpspecialized.hpp).
+enum class Schedule { Auto, Cooperative, Pingpong, Sm1, Sm2, Multistage, Ws };
 enum class EpilogueVariant { Auto, Tma, NoSmem, BlockScaleOut, TrtllmDefault, Finalize };
 enum class Mma { Auto, F8F6F4, Nvf4 };
 
@@ -23,6 +25,34 @@ std::optional<Mma> parse_mma(std::string_view s);
 std::string_view schedule_choices();
 std::string_view epilogue_choices();
 std::string_view mma_choices();
+
+// ---- inference-engine FP8 kernels (issue 11) -------------------------------------------------
+/// Whose launcher builds the kernel: vLLM `cutlass_scaled_mm`, SGLang `fp8_scaled_mm` /
+/// `fp8_blockwise_scaled_mm`. None: a plain CUTLASS config (the generic families).
+enum class Launcher { None, Vllm, Sglang };
+/// What the engine computes: per-tensor / per-token x per-channel scaled GEMM, or DeepSeek-style
+/// blockwise-scaled FP8 GEMM.
+enum class EngineOp { ScaledMm, BlockwiseFp8 };
+/// The engine's bias: a row (per output column, `Sm90RowBroadcast<ElementD>`) or a column
+/// (per output row, `Sm90ColBroadcast`; vLLM's ScaledEpilogueColumnBias with swap_ab).
+enum class Bias { None, Row, Column };
+/// Blockwise scale blocks as the engines write them: A (activation) blocks of a_m x a_k
+/// elements, B (weight) blocks of b_n x b_k (default 1x128 and 128x128, DeepSeek V3).
+struct ScaleBlock {
+  long long a_m = 1, a_k = 128;
+  long long b_n = 128, b_k = 128;
+  bool operator==(const ScaleBlock&) const = default;
+};
+
+std::string_view launcher_name(Launcher l);
+std::string_view engine_op_name(EngineOp o);
+std::string_view bias_name(Bias b);
+std::optional<Launcher> parse_launcher(std::string_view s);  ///< "vllm", "sglang"
+std::optional<EngineOp> parse_engine_op(std::string_view s);
+std::optional<Bias> parse_bias(std::string_view s);
+std::string_view launcher_choices();
+std::string_view engine_op_choices();
+std::string_view bias_choices();
 
 /// The epilogue as configured. Unset optionals mean "the builder's choice".
 struct EpilogueSpec {
@@ -58,6 +88,15 @@ struct KernelConfig {
   Mma mma = Mma::Auto;
   std::optional<std::array<long long, 3>> warp;  ///< sm80_multistage warp tile
   bool swap_ab = false;                 ///< TensorRT-LLM transposed MoE launch
+
+  // ---- inference-engine FP8 kernels (issue 11) -----------------------------------------------
+  // A config with a launcher is modelled by the engine families (engine_fp8_sm*): the launcher
+  // decides what the config does not say (C type, fusion tree, schedules, tile scheduler).
+  Launcher launcher = Launcher::None;   ///< None: not an engine-built kernel
+  EngineOp op = EngineOp::ScaledMm;
+  Bias bias = Bias::None;
+  ScaleBlock scale_block;               ///< blockwise_fp8 only; as written (swap_ab swaps them for the kernel)
+  bool c_given = false;                 ///< `c` was written: it overrides the launcher's C
 
   bool operator==(const KernelConfig&) const = default;
 };

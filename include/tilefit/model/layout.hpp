@@ -32,6 +32,8 @@ enum class Component : int {
   EpilogueD,          ///< epilogue D (output) stage buffers
   EpilogueCD,         ///< one buffer shared by C and D (ReuseSmemC)
   Fusion,             ///< epilogue fusion storage (bias rows, scale-factor scratch, empty = 1 B)
+  ScaleRow,           ///< engine EVT: the per-channel scale row broadcast (float x tile N)
+  BiasRow,            ///< engine EVT: the bias row broadcast (D type x tile N)
   EpilogueBarriers,   ///< epilogue load pipeline barriers (16 B per C stage)
   KernelBarriers,     ///< load-order, math-WG-order, accumulator, TMEM barriers
   Scheduler,          ///< tile-scheduler pipelines and responses

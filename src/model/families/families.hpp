@@ -11,4 +11,10 @@ const KernelFamily& sm90_tma_ws_family();
 const KernelFamily& sm100_umma_family();
 const KernelFamily& sm80_multistage_family();
 
+// ---- inference-engine FP8 kernels (issue 11) ----
+const KernelFamily& engine_fp8_sm89_family();
+const KernelFamily& engine_fp8_sm90_family();
+const KernelFamily& engine_fp8_sm100_family();
+const KernelFamily& engine_fp8_sm120_family();
+
 }  // namespace tilefit::model

@@ -19,15 +19,15 @@
 
 #include "../cutlass_constants.hpp"
 #include "../sm100_epilogue.hpp"
+#include "../sm100_kernel.hpp"
 #include "families.hpp"
 #include "tilefit/model/arch.hpp"
 
 namespace tilefit::model {
 namespace {
 
-/// PersistentTileSchedulerSm100::CLCResponse { uint32_t data[4]; } (sm100_tile_scheduler.hpp:74);
-/// detail::CLCResponseSize (sm100_common.inl:70-71).
-constexpr Bytes kClcResponseBytes = 16;
+/// detail::CLCResponseSize (sm100_kernel.hpp).
+constexpr Bytes kClcResponseBytes = kSm100ClcResponseBytes;
 /// Grouped: WithTensorMapUpdateInfo<PersistentTileSchedulerSm90Group::WorkTileInfo> = four
 /// int32 + two uint16 = 20 B, alignment 4 (sm100_gemm_array_tma_warpspecialized.hpp:205-211;
 /// sm90_tile_scheduler_group.hpp:66-70).
@@ -331,6 +331,7 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
 
   bool claims(const KernelConfig& cfg, int sm) const override {
     if (!runs_on(sm) || cfg.warp) return false;
+    if (cfg.launcher != Launcher::None) return false;  // the engine families model those
     return cfg.schedule == Schedule::Auto || cfg.schedule == Schedule::Sm1 || cfg.schedule == Schedule::Sm2;
   }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
@@ -396,13 +397,15 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
 
     BasicStorage<F> st;
     if (!cfg.grouped) {
-      const F pipelines = make_struct(
-          {with_align(main_pipe, 16), with_align(epi_pipe, 16), load_order, clc, accumulator,
-           with_align(leaf<F>(Component::Scheduler, 16 * sstg, 8), 16), tmem_dealloc},
-          16);
-      // alignas(16) CLCResponse clc_response[Sstg] (16 B each).
-      const F responses = with_align(leaf<F>(Component::Scheduler, sstg * kClcResponseBytes, 4), 16);
-      st.kernel = make_struct({pipelines, responses, tmem_ptr, tensors});
+      // The shared shell (sm100_kernel.hpp): pipelines, clc_response[Sstg], tmem_base_ptr, tensors.
+      Sm100KernelParts<F> parts;
+      parts.mainloop_tensors = main_t;
+      parts.mainloop_pipeline = main_pipe;
+      parts.epilogue_tensors = epi_t;
+      parts.epilogue_pipeline = epi_pipe;
+      parts.acc_stages = d.acc_stages;
+      parts.sched_stages = d.sched_stages;
+      st.kernel = sm100_kernel_storage(parts);
       st.mainloop_shared = make_struct({main_t, main_pipe}).size;
     } else {
       // Grouped (pointer StrideB): PersistentTileSchedulerSm100Group, not dynamic-persistent,

@@ -72,7 +72,8 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
   bool runs_on(int sm) const override { return sm == 120 || sm == 121; }
 
   bool claims(const KernelConfig& cfg, int sm) const override {
-    return runs_on(sm) && cfg.a.block_scaled() && cfg.b.block_scaled();
+    // Configs with a launcher are the engine families' (issue 11).
+    return runs_on(sm) && cfg.a.block_scaled() && cfg.b.block_scaled() && cfg.launcher == Launcher::None;
   }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
     return diag(Code::claim_sm120_blockscaled).arch("arch", sm).operand("a", cfg.a).operand("b", cfg.b);

@@ -29,6 +29,7 @@ class Sm120Dense final : public Sm120Family<Sm120Dense> {
 
   bool claims(const KernelConfig& cfg, int sm) const override {
     if (!runs_on(sm) || cfg.a.block_scaled() || cfg.b.block_scaled()) return false;
+    if (cfg.launcher != Launcher::None) return false;  // the engine families model those
     return !cfg.warp && cfg.schedule != Schedule::Multistage;
   }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {

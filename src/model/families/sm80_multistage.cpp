@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "../cutlass2x_storage.hpp"
 #include "families.hpp"
 #include "tilefit/model/bytes.hpp"
 #include "tilefit/model/dtype.hpp"
@@ -111,20 +112,6 @@ struct Derived {
   bool f32_fast_f16 = false;    ///< f32 x f32 -> f32: the two-stage core stores half_t
 };
 
-/// DefaultIteratorsTensorOp<ElementOutput, ElementAccumulator, ElementsPerAccess>::
-/// kFragmentsPerIteration (epilogue/threadblock/default_epilogue_tensor_op.h):
-///   float <- float x4 (L123-138): 2;  half <- float x8 (L197-226): 2;
-///   bf16 <- int32 x8 (L235-264): 2;   half <- int32 x8 (L273-302): 2;
-///   everything else (generic L99-114, int32 <- int32 L148, float <- int32 L173,
-///   int8/int4 <- int32 L314, fp8 <- float L385/L452): 1.
-int default_fragments_per_iteration(DType d, DType acc, int epa) {
-  if (d == DType::F32 && acc == DType::F32 && epa == 4) return 2;
-  if (d == DType::F16 && acc == DType::F32 && epa == 8) return 2;
-  if (d == DType::BF16 && acc == DType::S32 && epa == 8) return 2;
-  if (d == DType::F16 && acc == DType::S32 && epa == 8) return 2;
-  return 1;
-}
-
 /// Bits of an operand element in shared memory at `stages`. With two stages DefaultMma picks
 /// its two-stage specializations (gemm/threadblock/default_mma.h:190-258); for f32 x f32 -> f32
 /// that is DefaultMma<float, ..., float, ..., 2> (default_mma.h:260-320), whose core runs
@@ -135,28 +122,25 @@ int smem_bits(const Derived& x, DType elem, int stages) {
   return bits(elem);
 }
 
-/// Mma::SharedStorage (gemm/threadblock/mma_base.h:140-165), zero TensorOp padding:
-///   struct { AlignedBuffer<A, M*K*S> operand_A; AlignedBuffer<B, K*S*N> operand_B; }
-///   = ru(ceil(M*K*S*bits(A)/8), 16) + ru(ceil(K*S*N*bits(B)/8), 16), alignment 16.
+/// Mma::SharedStorage at `stages` (cutlass2x_storage.hpp):
+///   ru(ceil(M*K*S*bits(A)/8), 16) + ru(ceil(K*S*N*bits(B)/8), 16), alignment 16.
 template <class F>
 F mainloop_field(const Derived& x, int stages) {
   const Bytes s = stages;
   const Bytes a_bits = x.tile.m * x.tile.k * s * smem_bits(x, x.a.elem, stages);
   const Bytes b_bits = x.tile.n * x.tile.k * s * smem_bits(x, x.b.elem, stages);
-  return make_struct({array_aligned<F>(Component::A, bits_to_bytes(a_bits)),
-                      array_aligned<F>(Component::B, bits_to_bytes(b_bits))});
+  return mma_base_storage<F>(bits_to_bytes(a_bits), bits_to_bytes(b_bits));
 }
 
-/// Epilogue::SharedStorage (epilogue/threadblock/epilogue_base.h:137-168):
+/// Epilogue::SharedStorage (cutlass2x_storage.hpp):
 ///   rows = WarpCount.m * 8 * kPartitionsK * FPI
 ///   cols = WarpCount.n * Wn + 64 / bits(Acc) * 4
-///   AlignedBuffer<Acc, rows*cols> = ru(ceil(rows*cols*bits(Acc)/8), 16), alignment 16.
 template <class F>
 F epilogue_field(const Derived& x) {
   const int acc_bits = bits(x.acc);
   const Bytes rows = x.warps_m * 8 * x.partitions_k * x.fragments_per_iteration;
   const Bytes cols = x.warps_n * x.warp.n + (64 / acc_bits) * 4;
-  return array_aligned<F>(Component::EpilogueD, bits_to_bytes(rows * cols * acc_bits));
+  return epilogue_base_storage<F>(acc_bits, rows, cols);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -405,6 +389,7 @@ class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
   bool runs_on(int sm) const override { return sm >= 80; }
 
   bool claims(const KernelConfig& cfg, int sm) const override {
+    if (cfg.launcher != Launcher::None) return false;  // the engine families model those
     return sm == 80 || sm == 86 || sm == 87 || sm == 89 || cfg.warp ||
            cfg.schedule == Schedule::Multistage;
   }

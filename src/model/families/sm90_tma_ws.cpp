@@ -7,7 +7,6 @@
 // Epilogue:  epilogue/collective/builders/sm90_builder.inl -> sm90_epilogue_[array_]tma_warpspecialized.hpp
 // Kernels:   gemm/kernel/sm90_gemm_[array_]tma_warpspecialized_{cooperative,pingpong}.hpp
 // Reference: ../shared/docs/cutlass-smem-model.md §4, §2.1, §2.2, §2.5, §2.6.1.
-#include <numeric>
 #include <string>
 
 #include "../cutlass_constants.hpp"
@@ -37,73 +36,19 @@ struct Sm90Layout {
   bool pingpong = false;
 };
 
-/// The SM90 epilogue builder (sm90_builder.inl) for the TMA epilogue:
-///  tile (L112-165): cooperative EpiM = min(128, M), EpiN = gcd(min(32, N), N);
-///    pingpong EpiM = min(64, M), EpiN = gcd(min(Nperf, N), N), Nperf = 64 if bits(D) == 8 and
-///    N % 64 == 0, else 32; explicit tiles need M = 64 (pingpong) / 128 (cooperative), N % 16 == 0;
-///  stages (sm90_get_tma_dispatch_policy, L64-86): EpiTiles = (M/EpiM)·(N/EpiN);
-///    ReuseSmem = bits(C) == bits(D) && bits(D) > 8; StagesD = min(EpiTiles, 2);
-///    StagesC = ReuseSmem ? max(min(EpiTiles, 4), StagesD + 1) : min(EpiTiles, 4);
-///  atoms (L89-109): ss_smem_selector, K-major on EpiN for row-major D, MN-major on EpiM.
-///  ptr-array: PtrArrayTmaWarpSpecialized{Cooperative,Pingpong} -> NumEpilogueWarpGroups = 2
-///    (epilogue/dispatch_policy.hpp:58-60): 1 + 2 D/C descriptors.
-/// The no-smem epilogue (EpilogueScheduleAuto on SM90) holds no buffers (§2.5).
-/// Its rejections go to `why` (used only for the TMA epilogue).
+/// The SM90 epilogue the builder decides: EpilogueScheduleAuto on SM90 is the no-smem epilogue,
+/// which holds no buffers (§2.5); "tma" is the TMA epilogue of sm90_epilogue.hpp
+/// (TmaWarpSpecialized for pingpong, TmaWarpSpecializedCooperative otherwise). Its rejections
+/// go to `why` (used only for the TMA epilogue).
 EpilogueStorage sm90_epilogue(const KernelConfig& cfg, Findings& why) {
-  EpilogueStorage e;
-  e.ptr_array = cfg.grouped;
-  e.descriptors = 1 + 2;
   if (!tma_epilogue(cfg)) {
+    EpilogueStorage e;
+    e.ptr_array = cfg.grouped;
+    e.descriptors = 1 + 2;
     e.kind = EpilogueStorage::Kind::nosmem_sm90;
     return e;
   }
-  const bool pingpong = is_pingpong(cfg);
-  const long long M = cfg.m, N = cfg.n;
-  if (cfg.epilogue.tile) {
-    e.epi_m = (*cfg.epilogue.tile)[0];
-    e.epi_n = (*cfg.epilogue.tile)[1];
-    const long long want_m = pingpong ? 64 : 128;
-    if (e.epi_m != want_m || e.epi_n % 16 != 0)
-      why.reject([&] {
-        return diag(Code::sm90_epilogue_tile_shape).integer("epilogue_m", want_m).flag("pingpong", pingpong);
-      });
-  } else if (pingpong) {
-    const long long nperf = (bits(cfg.d) == 8 && N % 64 == 0) ? 64 : 32;
-    e.epi_m = std::min<long long>(64, M);
-    e.epi_n = std::gcd(std::min(nperf, N), N);
-  } else {
-    e.epi_m = std::min<long long>(128, M);
-    e.epi_n = std::gcd(std::min<long long>(32, N), N);
-  }
-  if (e.epi_m <= 0 || e.epi_n <= 0 || M % e.epi_m != 0 || N % e.epi_n != 0) {
-    why.reject([&] {
-      return diag(Code::sm90_epilogue_tile_divides).integer("epilogue_m", e.epi_m).integer("epilogue_n", e.epi_n);
-    });
-    e.epi_m = std::max<long long>(1, std::min(e.epi_m, M));
-    e.epi_n = std::max<long long>(1, std::min(e.epi_n, N));
-  }
-  const long long tiles = (M / e.epi_m) * (N / e.epi_n);
-  const bool reuse = bits(cfg.c) == bits(cfg.d) && bits(cfg.d) > 8;
-  int sd = static_cast<int>(std::min<long long>(tiles, 2));
-  int sc = reuse ? std::max(static_cast<int>(std::min<long long>(tiles, 4)), sd + 1)
-                 : static_cast<int>(std::min<long long>(tiles, 4));
-  if (cfg.epilogue.stages_d) sd = *cfg.epilogue.stages_d;
-  if (cfg.epilogue.stages_c) sc = *cfg.epilogue.stages_c;
-  e.stages_c = sc;
-  e.stages_d = sd;
-  e.reuse_smem_c = reuse;
-  if (reuse && sd > sc) why.reject([&] { return diag(Code::reuse_smem_c_stages); });
-  e.c_bits = bits(cfg.c);
-  e.d_bits = bits(cfg.d);
-  const long long extent = cfg.cd_row_major ? e.epi_n : e.epi_m;
-  e.align_c = cfg.c == DType::Void ? 128 : ss_swizzle_alignment(e.c_bits, extent);
-  e.align_d = ss_swizzle_alignment(e.d_bits, extent);
-  if (e.align_c == 0 || e.align_d == 0) {
-    why.reject([&] { return diag(Code::sm90_epilogue_no_swizzle_atom).integer("extent", extent); });
-    if (e.align_c == 0) e.align_c = 128;
-    if (e.align_d == 0) e.align_d = 128;
-  }
-  return e;
+  return sm90_tma_epilogue(cfg, !is_pingpong(cfg), why);
 }
 
 /// The kernel and epilogue names, for `cutlass_kernel`.
@@ -174,6 +119,7 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
 
   bool claims(const KernelConfig& cfg, int sm) const override {
     if (sm != 90 || cfg.a.block_scaled() || cfg.b.block_scaled()) return false;
+    if (cfg.launcher != Launcher::None) return false;  // the engine families model those
     return !cfg.warp && cfg.schedule != Schedule::Multistage;
   }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {

@@ -1,0 +1,311 @@
+#include "tilefit/report/schema.hpp"
+
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilefit/analysis/target.hpp"
+#include "tilefit/io/vocabulary.hpp"
+#include "tilefit/model/arch.hpp"
+#include "tilefit/model/config_limits.hpp"
+#include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/layout.hpp"
+#include "tilefit/model/result.hpp"
+#include "tilefit/report/json.hpp"
+
+namespace tilefit::report {
+namespace {
+
+using nlohmann::ordered_json;
+using io::FieldKind;
+
+constexpr const char* kDraft = "https://json-schema.org/draft/2020-12/schema";
+
+/// `s` as an ECMA-262 pattern that matches it in any case: "sm_90" -> "[sS][mM]_90".
+std::string any_case(std::string_view s) {
+  std::string out;
+  for (const char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (std::isalpha(c)) {
+      out += '[';
+      out += static_cast<char>(std::tolower(c));
+      out += static_cast<char>(std::toupper(c));
+      out += ']';
+    } else if (std::isalnum(c) || ch == '_' || ch == '-') {
+      out += ch;
+    } else {
+      out += '\\';
+      out += ch;
+    }
+  }
+  return out;
+}
+
+/// A string that is one of `names`, in any case.
+ordered_json names_schema(const std::vector<std::string>& names) {
+  std::string alt;
+  for (const std::string& n : names) {
+    if (!alt.empty()) alt += '|';
+    alt += any_case(n);
+  }
+  return {{"type", "string"}, {"pattern", "^(?:" + alt + ")$"}, {"examples", names}};
+}
+
+ordered_json int_range(long long lo, long long hi) {
+  return {{"type", "integer"}, {"minimum", lo}, {"maximum", hi}};
+}
+
+/// `n` extents, each 1..max: a list, or a string "AxB[xC]".
+ordered_json extents_schema(int n, long long max) {
+  std::string pattern = "^[0-9]+";
+  for (int i = 1; i < n; ++i) pattern += "[xX][0-9]+";
+  pattern += "$";
+  return {{"anyOf",
+           {{{"type", "array"}, {"items", int_range(1, max)}, {"minItems", n}, {"maxItems", n}},
+            {{"type", "string"}, {"pattern", pattern}}}}};
+}
+
+/// The built-in table's archs in every form parse_arch reads: "sm90", "sm_90a", "compute_90",
+/// "9.0", "90" (any case, optional a/f suffix), or the integer 90.
+ordered_json arch_schema() {
+  std::string alt;
+  std::vector<long long> numbers;
+  std::vector<std::string> examples;
+  for (const model::ArchInfo& a : model::builtin_archs()) {
+    const int sm = a.limits.sm;
+    if (!alt.empty()) alt += '|';
+    alt += std::to_string(sm) + "|" + std::to_string(sm / 10) + "\\." + std::to_string(sm % 10);
+    numbers.push_back(sm);
+    examples.push_back(model::arch_name(sm));
+  }
+  const std::string prefix = "(?:" + any_case("compute_") + "|" + any_case("sm") + "_?)?";
+  return {{"anyOf",
+           {{{"type", "string"}, {"pattern", "^" + prefix + "(?:" + alt + ")[aAfF]?$"}, {"examples", examples}},
+            {{"type", "integer"}, {"enum", numbers}}}},
+          {"description", "an architecture of the built-in table"}};
+}
+
+ordered_json kind_schema(FieldKind kind);
+
+ordered_json object_of(std::span<const io::FieldSpec> fields, const char* required = nullptr) {
+  ordered_json props = ordered_json::object();
+  for (const io::FieldSpec& f : fields) {
+    ordered_json p = kind_schema(f.kind);
+    p["description"] = std::string(f.meaning);
+    props[std::string(f.name)] = std::move(p);
+  }
+  ordered_json o = {{"type", "object"}, {"properties", std::move(props)}, {"additionalProperties", false}};
+  if (required) o["required"] = {required};
+  return o;
+}
+
+ordered_json kind_schema(FieldKind kind) {
+  using K = FieldKind;
+  switch (kind) {
+    case K::name:
+    case K::text: return {{"type", "string"}};
+    case K::arch: return arch_schema();
+    case K::kernel:
+    case K::operand:
+    case K::element:
+    case K::schedule:
+    case K::epilogue_variant:
+    case K::mma:
+    case K::scale_type:
+    case K::launcher:
+    case K::engine_op: return names_schema(io::allowed_names(kind));
+    case K::element_or_null:
+    case K::bias: return {{"anyOf", {names_schema(io::allowed_names(kind)), {{"type", "null"}}}}};
+    case K::tile:
+      return {{"anyOf",
+               {{{"type", "array"}, {"items", int_range(1, model::kMaxTileExtent)}, {"minItems", 3}, {"maxItems", 3}},
+                {{"type", "string"},
+                 {"pattern", "^(?:" + any_case("ctashape") + ")?[0-9]+[xX][0-9]+[xX][0-9]+[bB]?$"}}}}};
+    case K::extents3: return extents_schema(3, model::kMaxTileExtent);
+    case K::extents2: return extents_schema(2, model::kMaxTileExtent);
+    case K::sf_vec: return {{"type", "integer"}, {"enum", {16, 32}}};
+    case K::layout: return {{"type", "string"}, {"pattern", "^[tTnN]{2,3}$"}};
+    case K::epilogue:
+      return {{"anyOf", {names_schema(io::allowed_names(kind)), {{"$ref", "#/$defs/epilogue"}}}}};
+    case K::boolean: return {{"type", "boolean"}};
+    case K::stages:
+      return {{"anyOf", {names_schema({"auto"}), int_range(1, model::kMaxStages)}}};
+    case K::stage_count: return int_range(1, model::kMaxStages);
+    case K::configs: return {{"type", "array"}, {"items", {{"$ref", "#/$defs/entry"}}}};
+    case K::scale_block: {
+      ordered_json ext = extents_schema(2, model::kMaxTileExtent);
+      return {{"type", "object"},
+              {"properties", {{"a", ext}, {"b", ext}}},
+              {"additionalProperties", false}};
+    }
+  }
+  return ordered_json::object();  // unreachable: every kind is handled above (-Wswitch)
+}
+
+/// The $defs both schemas share: a config, an entry of `configs`, the epilogue object.
+ordered_json config_defs() {
+  ordered_json defs = ordered_json::object();
+  defs["config"] = object_of(io::config_fields(), "tile");
+  defs["config"]["description"] = "one kernel configuration (README \"Config format\")";
+  defs["epilogue"] = object_of(io::epilogue_fields());
+  defs["kernel_name"] = {{"type", "string"},
+                         {"pattern", "^[A-Za-z0-9_]+$"},
+                         {"description", "a CUTLASS library kernel name (README \"CUTLASS kernel names\")"}};
+  defs["entry"] = {{"anyOf", {{{"$ref", "#/$defs/config"}}, {{"$ref", "#/$defs/kernel_name"}}}}};
+  return defs;
+}
+
+ordered_json nullable(ordered_json s) { return {{"anyOf", {std::move(s), {{"type", "null"}}}}}; }
+
+ordered_json enum_of(const std::vector<std::string>& names) { return {{"type", "string"}, {"enum", names}}; }
+
+ordered_json strict_object(ordered_json props, bool all_required = true) {
+  ordered_json o = {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
+  if (all_required) {
+    ordered_json req = ordered_json::array();
+    for (auto it = props.begin(); it != props.end(); ++it) req.push_back(it.key());
+    o["required"] = std::move(req);
+  }
+  return o;
+}
+
+/// The limits members of a target (report/json.cpp add_limits).
+void add_limit_props(ordered_json& props) {
+  for (const char* k : {"optin_per_block", "per_sm", "reserved_per_block", "default_per_block",
+                        "max_ctas_per_sm", "regs_per_sm", "threads_per_sm"})
+    props[k] = {{"type", "integer"}, {"minimum", 0}};
+}
+
+}  // namespace
+
+ordered_json config_schema() {
+  ordered_json s;
+  s["$schema"] = kDraft;
+  s["$id"] = "urn:tilefit:schema:config:1";
+  s["title"] = "tilefit config file";
+  s["description"] =
+      "GEMM tile configurations for `tilefit check`: an object with a \"configs\" array, or a bare "
+      "array. Generated by `tilefit schema config` from the reader's vocabulary.";
+  s["anyOf"] = {object_of(io::file_fields(), "configs"), kind_schema(FieldKind::configs)};
+  s["$defs"] = config_defs();
+  return s;
+}
+
+ordered_json results_schema() {
+  std::vector<std::string> statuses, codes, components, modes, sources;
+  for (const model::Status st : {model::Status::Fits, model::Status::DoesNotFit, model::Status::Invalid})
+    statuses.emplace_back(model::status_name(st));
+  for (const model::Code c : model::all_codes()) codes.emplace_back(model::code_name(c));
+  for (int c = 0; c < model::kComponentCount; ++c)
+    components.emplace_back(model::component_key(static_cast<model::Component>(c)));
+  using Mode = analysis::TargetRequest::Mode;
+  for (const Mode m : {Mode::per_config, Mode::arch, Mode::device, Mode::builtin})
+    modes.emplace_back(analysis::mode_name(m));
+  for (const auto src : {analysis::Target::Source::builtin, analysis::Target::Source::device})
+    sources.emplace_back(analysis::source_name(src));
+
+  ordered_json defs = config_defs();
+  const ordered_json integer = {{"type", "integer"}};
+  const ordered_json bytes = {{"type", "integer"}, {"minimum", 0}};
+  const ordered_json string = {{"type", "string"}};
+  const ordered_json arch = {{"type", "string"}, {"pattern", "^sm_[0-9]+$"}};
+
+  // A target (report/json.cpp target_json); `mode` only at the top level.
+  ordered_json tprops = {{"source", enum_of(sources)}, {"device", integer}, {"device_name", string}, {"arch", arch}};
+  add_limit_props(tprops);
+  ordered_json target = strict_object(tprops, false);
+  target["required"] = {"source", "arch", "optin_per_block", "per_sm", "reserved_per_block"};
+  defs["target"] = target;
+  ordered_json run_target = target;
+  run_target["properties"]["mode"] = enum_of(modes);
+  run_target["required"] = {"mode"};
+  defs["run_target"] = run_target;
+
+  ordered_json breakdown_props = ordered_json::object();
+  for (const std::string& c : components) breakdown_props[c] = {{"type", "integer"}, {"minimum", 1}};
+  defs["breakdown"] = strict_object(breakdown_props, false);
+  defs["breakdown"]["description"] = "bytes of each non-zero component; they sum to smem_bytes";
+
+  defs["diagnostic"] = {{"type", "object"},
+                        {"properties",
+                         {{"code", enum_of(codes)},
+                          {"severity", enum_of({"error", "warning", "info"})},
+                          {"message", string}}},
+                        {"required", {"code", "severity", "message"}},
+                        {"additionalProperties", {{"type", {"integer", "boolean", "string"}}}},
+                        {"description", "a typed diagnostic: its code's values (bytes, stages, names) beside the sentence"}};
+
+  ordered_json change = strict_object({{"field", string}, {"from", string}, {"to", string}});
+  defs["suggestion"] = strict_object({{"config", {{"$ref", "#/$defs/config"}}},
+                                      {"change", string},
+                                      {"changes", {{"type", "array"}, {"items", change}}},
+                                      {"distance", {{"type", "integer"}, {"minimum", 1}}},
+                                      {"smem_bytes", bytes},
+                                      {"saved_bytes", integer},
+                                      {"stages", integer},
+                                      {"max_stages", integer},
+                                      {"status", enum_of({"fits"})},
+                                      {"headroom_bytes", bytes}});
+
+  ordered_json result = strict_object({{"name", string},
+                                       {"file", string},
+                                       {"index", {{"type", "integer"}, {"minimum", 0}}},
+                                       {"kernel", nullable(string)},
+                                       {"kernel_reason", string},
+                                       {"cutlass_kernel", string},
+                                       {"arch", arch},
+                                       {"tile", {{"type", "array"}, {"items", {{"type", "integer"}, {"minimum", 1}}},
+                                                 {"minItems", 3}, {"maxItems", 3}}},
+                                       {"fits", {{"type", "boolean"}}},
+                                       {"status", enum_of(statuses)},
+                                       {"stages", integer},
+                                       {"auto_stages", {{"type", "boolean"}}},
+                                       {"max_stages", {{"type", "integer"}, {"minimum", 0}}},
+                                       {"max_stages_smem_bytes", nullable(bytes)},
+                                       {"smem_bytes", nullable(bytes)},
+                                       {"limit_bytes", bytes},
+                                       {"headroom_bytes", nullable(integer)},
+                                       {"ctas_per_sm", {{"type", "integer"}, {"minimum", 0}}},
+                                       {"breakdown", {{"$ref", "#/$defs/breakdown"}}},
+                                       {"epilogue_smem", nullable(bytes)},
+                                       {"mainloop_smem", nullable(bytes)},
+                                       {"target", {{"$ref", "#/$defs/target"}}},
+                                       {"notes", {{"type", "array"}, {"items", string}}},
+                                       {"diagnostics", {{"type", "array"}, {"items", {{"$ref", "#/$defs/diagnostic"}}}}}});
+  result["properties"]["suggestions"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/suggestion"}}}};
+  defs["result"] = result;
+
+  defs["error"] = strict_object({{"kind", enum_of({"input", "device"})},
+                                 {"file", string},
+                                 {"index", nullable({{"type", "integer"}, {"minimum", 0}})},
+                                 {"config", string},
+                                 {"field", string},
+                                 {"message", string},
+                                 {"text", string}});
+
+  const ordered_json count = {{"type", "integer"}, {"minimum", 0}};
+  ordered_json s;
+  s["$schema"] = kDraft;
+  s["$id"] = "urn:tilefit:schema:results:1";
+  s["title"] = "tilefit results";
+  s["description"] =
+      "The output of `tilefit check --format json` (and `suggest --format json`, whose results carry "
+      "\"suggestions\"). Generated by `tilefit schema results`.";
+  ordered_json top = strict_object({{"schema_version", {{"const", kSchemaVersion}}},
+                                    {"tool", {{"const", "tilefit"}}},
+                                    {"target", {{"$ref", "#/$defs/run_target"}}},
+                                    {"results", {{"type", "array"}, {"items", {{"$ref", "#/$defs/result"}}}}},
+                                    {"errors", {{"type", "array"}, {"items", {{"$ref", "#/$defs/error"}}}}},
+                                    {"summary", strict_object({{"configs", count},
+                                                               {"fits", count},
+                                                               {"does_not_fit", count},
+                                                               {"invalid", count},
+                                                               {"errors", count}})}});
+  top["properties"]["command"] = {{"const", "suggest"}};
+  for (auto it = top.begin(); it != top.end(); ++it) s[it.key()] = it.value();
+  s["$defs"] = std::move(defs);
+  return s;
+}
+
+}  // namespace tilefit::report
