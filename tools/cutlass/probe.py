@@ -1081,6 +1081,21 @@ def first_error(log: str, cutlass: str) -> Tuple[str, str]:
     return (tail[-1].strip() if tail else "compile failed"), ""
 
 
+def distinct_errors(log: str, cutlass: str, limit: int = 5) -> List[str]:
+    """The first `limit` different compiler errors, `message (file:line)`."""
+    out: List[str] = []
+    for line in log.splitlines():
+        if not re.search(r"\berror\b", line):
+            continue
+        msg, where = first_error(line, cutlass)
+        text = msg + (f" ({where})" if where else "")
+        if text not in out:
+            out.append(text)
+        if len(out) >= limit:
+            break
+    return out
+
+
 def run_cmd(cmd: List[str], timeout: int, cwd: Optional[str] = None) -> Tuple[int, str]:
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -1109,6 +1124,7 @@ def compile_one(args, work: str, key: str, entry: dict) -> dict:
         res["run_rc"] = rrc
     else:
         res["error"], res["error_at"] = first_error(log, args.cutlass)
+        res["errors"] = distinct_errors(log, args.cutlass)
         with open(base + ".log", "w", encoding="utf-8") as f:
             f.write(truncate(log))
         if entry.get("fixed_stages") is None:
@@ -1125,6 +1141,7 @@ def compile_one(args, work: str, key: str, entry: dict) -> dict:
         res["kernel_rc"] = krc
         if krc != 0:
             res["kernel_error"], res["kernel_error_at"] = first_error(klog, args.cutlass)
+            res["kernel_errors"] = distinct_errors(klog, args.cutlass)
             with open(base + ".kernel.log", "w", encoding="utf-8") as f:
                 f.write(truncate(klog))
     res["seconds"] = round(time.time() - t0, 1)
@@ -1136,12 +1153,19 @@ def compile_one(args, work: str, key: str, entry: dict) -> dict:
     return res
 
 
-def truncate(log: str, lines: int = 120) -> str:
-    """nvcc's template backtraces run to megabytes: keep the head."""
+def truncate(log: str, lines: int = 60) -> str:
+    """nvcc's template backtraces run to megabytes: keep the head, and every error line with
+    the three lines after it (at most 40 errors)."""
     parts = log.split("\n")
     if len(parts) <= lines:
         return log
-    return "\n".join(parts[:lines]) + f"\n... ({len(parts) - lines} more lines)\n"
+    keep = parts[:lines]
+    errors = [i for i, l in enumerate(parts) if re.search(r"\berror\b", l) and i >= lines]
+    for i in errors[:40]:
+        keep.append(f"... [line {i + 1}]")
+        keep.extend(parts[i:i + 4])
+    keep.append(f"... ({len(parts)} lines in all, {len(errors)} more error lines after line {lines})")
+    return "\n".join(keep) + "\n"
 
 
 def parse_json_line(text: str) -> Optional[dict]:
@@ -1184,6 +1208,8 @@ def measured_row(item: Item, entry: dict, res: Optional[dict], nvcc_version: str
                 expect["status"] = "invalid"
                 info["error"] = res.get("kernel_error")
                 info["error_at"] = res.get("kernel_error_at")
+                if res.get("kernel_errors"):
+                    info["errors"] = res["kernel_errors"]
                 info["verdict"] = "invalid_device_kernel"
             else:
                 expect["status"] = "fits" if sizes["smem_bytes"] <= limit else "does_not_fit"
@@ -1197,6 +1223,8 @@ def measured_row(item: Item, entry: dict, res: Optional[dict], nvcc_version: str
             stages = srun.get("stages")
         info["error"] = res.get("error")
         info["error_at"] = res.get("error_at")
+        if res.get("errors"):
+            info["errors"] = res["errors"]
         if stages is not None:
             expect["stages"] = stages
         if (entry.get("stages_auto") and entry.get("fixed_stages") is None and
@@ -1263,22 +1291,23 @@ def cutlass_version(path: str) -> str:
 
 def report(items: List[Item], manifest: Dict[str, dict], results: Dict[str, dict],
            out_dir: Optional[str], nvcc_ver: str, commit: str, stream=sys.stdout) -> int:
+    """Writes <out_dir>/<stem>.measured.jsonl and prints, per file and field, how many rows
+    agree with `expect`, then every disagreement and every row not measured. Returns 1 when
+    anything disagrees or was not measured."""
     per_file: Dict[str, Dict[str, List[int]]] = {}
     disagreements: List[str] = []
+    missing: List[str] = []
     measured_by_file: Dict[str, List[dict]] = {}
-    not_measured = 0
+    agree = 0
     for it in items:
         entry = manifest.get(it.key, {})
-        res = results.get(it.key)
-        m = measured_row(it, entry, res, nvcc_ver, commit)
+        m = measured_row(it, entry, results.get(it.key), nvcc_ver, commit)
         measured_by_file.setdefault(it.stem, []).append(m)
         if m["expect"]["status"] in ("not_measured", "not_generated"):
-            not_measured += 1
-            disagreements.append(f"{it.key}: {m['expect']['status']}"
-                                 + (f" ({m['cutlass'].get('error')})" if m['cutlass'].get('error') else ""))
+            err = m["cutlass"].get("error")
+            missing.append(f"{it.key}: {m['expect']['status']}" + (f" ({err})" if err else ""))
             continue
         stats = per_file.setdefault(it.stem, {f: [0, 0] for f in ("rows",) + COMPARED_FIELDS})
-        stats["rows"][0] += 1
         stats["rows"][1] += 1
         diffs = compare(it, m)
         exp = it.row.get("expect", {})
@@ -1287,12 +1316,16 @@ def report(items: List[Item], manifest: Dict[str, dict], results: Dict[str, dict
                 stats[f][1] += 1
                 if not any(d[0] == f for d in diffs):
                     stats[f][0] += 1
-        if diffs:
-            text = ", ".join(f"{f}: expected {e}, measured {g}" for f, e, g in diffs)
-            err = m["cutlass"].get("error")
-            if err:
-                text += f" [{err}" + (f" at {m['cutlass'].get('error_at')}" if m['cutlass'].get('error_at') else "") + "]"
-            disagreements.append(f"{it.key}: {text}")
+        if not diffs:
+            agree += 1
+            stats["rows"][0] += 1
+            continue
+        text = ", ".join(f"{f}: expected {e}, measured {g}" for f, e, g in diffs)
+        err = m["cutlass"].get("error")
+        if err:
+            at = m["cutlass"].get("error_at")
+            text += f" [{err}" + (f" at {at}" if at else "") + "]"
+        disagreements.append(f"{it.key}: {text}")
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
         for stem, rows in measured_by_file.items():
@@ -1300,22 +1333,26 @@ def report(items: List[Item], manifest: Dict[str, dict], results: Dict[str, dict
                 for r in rows:
                     f.write(json.dumps(r) + "\n")
     w = stream.write
+    measured = len(items) - len(missing)
     w(f"\nCUTLASS {commit[:12]} · nvcc {nvcc_ver} · {len(items)} rows selected, "
-      f"{len(items) - not_measured} measured\n")
-    w(f"{'file':<28}{'rows':>6}" + "".join(f"{f:>16}" for f in COMPARED_FIELDS) + "\n")
+      f"{measured} measured\n")
+    w(f"{'file':<24}{'agree/rows':>12}" + "".join(f"{f:>15}" for f in COMPARED_FIELDS) + "\n")
     for stem, st in sorted(per_file.items()):
-        w(f"{stem:<28}{st['rows'][1]:>6}" +
-          "".join(f"{f'{st[f][0]}/{st[f][1]}':>16}" for f in COMPARED_FIELDS) + "\n")
-    agree = sum(1 for it in items if it.key in results and not any(
-        d.startswith(it.key + ":") for d in disagreements))
-    w(f"rows agreeing on every compared field: {agree}/{len(items)}\n")
+        rows_cell = f"{st['rows'][0]}/{st['rows'][1]}"
+        w(f"{stem:<24}{rows_cell:>12}" +
+          "".join(f"{f'{st[f][0]}/{st[f][1]}':>15}" for f in COMPARED_FIELDS) + "\n")
+    w(f"measured rows agreeing on every field their expect has: {agree}/{measured}\n")
     if disagreements:
         w(f"\n{len(disagreements)} disagreement(s):\n")
         for d in disagreements:
             w(f"  {d}\n")
     else:
         w("no disagreements\n")
-    return 1 if disagreements else 0
+    if missing:
+        w(f"\n{len(missing)} row(s) not measured:\n")
+        for d in missing:
+            w(f"  {d}\n")
+    return 1 if disagreements or missing else 0
 
 
 def load_results(work: str, manifest: Dict[str, dict]) -> Dict[str, dict]:
