@@ -1059,8 +1059,11 @@ def first_error(log: str, cutlass: str) -> Tuple[str, str]:
     """(message, where) of the first compiler error: `error: ...` and the file:line it names,
     the file relative to CUTLASS's include/ when it lies there."""
     for line in log.splitlines():
-        m = re.search(r"(?:^|\s)(error\b:?.*)$", line)
-        if not m or "warning" in line.split("error")[0].lower():
+        if not re.search(r"\(\d+\): (?:catastrophic )?error\b|^\s*(?:nvcc |ptxas )?(?:fatal )?error\b",
+                         line):
+            continue
+        m = re.search(r"((?:catastrophic |fatal )?error\b:?.*)$", line)
+        if not m:
             continue
         where = ""
         loc = re.match(r"^(.*?)\((\d+)\): ", line)
@@ -1085,7 +1088,8 @@ def distinct_errors(log: str, cutlass: str, limit: int = 5) -> List[str]:
     """The first `limit` different compiler errors, `message (file:line)`."""
     out: List[str] = []
     for line in log.splitlines():
-        if not re.search(r"\berror\b", line):
+        # nvcc's diagnostics: "file(line): error: ..." or "error: ..." (not echoed source)
+        if not re.search(r"\(\d+\): error\b|^\s*(?:nvcc )?error\b", line):
             continue
         msg, where = first_error(line, cutlass)
         text = msg + (f" ({where})" if where else "")
