@@ -9,8 +9,9 @@
 # config fits it prints one status line; when one does not (or is invalid), configuration fails
 # and names each such config with its bytes, the limit and by how much it is over:
 #
-#   CMake Error: tilefit: 1 of 6 configs in moe_finalize.json cannot run on sm_120:
-#     finalize_128x256x128 (sm_120): 102400 B > 101376 B, over by 1024 B: the builder picks 3 ...
+#   CMake Error at .../TilefitCheck.cmake:67 (message):
+#     tilefit: 1 of 6 configs in moe_finalize.json cannot run:
+#       finalize_128x256x128 (sm_120): 102400 B > 101376 B, over by 1024 B: the builder picks 3 ...
 #
 # Inside a project that builds tilefit itself (add_subdirectory, FetchContent) the tool does not
 # exist yet while CMake configures: the same check then runs at build time, as a target that every

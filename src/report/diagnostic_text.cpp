@@ -334,7 +334,8 @@ std::string message(const Diagnostic& d) {
     case Code::sm120_blockscaled_mix8bit_k:
       return "tile K = " + x.v("tile_k") +
              ": sub-byte operands on the MXF8F6F4 path need K a multiple of 128 (\"TileSize and "
-             "MNK Major does not met with MMA Mix 8-bit TMA load requirement\", sm1xx_common.inl:203)";
+             "MNK Major does not met with MMA Mix 8-bit TMA load requirement\", "
+             "sm120_blockscaled_mma_builder.inl:129; the check: sm1xx_common.inl:203)";
     case Code::sm120_dense_block_scaled: return "block-scaled operands use the sm120_blockscaled family";
     case Code::sm120_dense_f8f6f4_only:
       return "SM120 dense builder supports F8F6F4 operands only (fp8/fp6/fp4), got " + x.v("a") +
@@ -358,10 +359,10 @@ std::string message(const Diagnostic& d) {
     case Code::sm100_blockscaled_both_operands:
       return "block-scaled GEMM needs scale factors on both A and B (" + x.v("a") + " x " + x.v("b") + ")";
     case Code::sm100_blockscaled_sf_type_mismatch:
-      return "static_assert \"Scale factor types for A and B should be the same.\" (sm1xx_common.inl:540)";
+      return "static_assert \"Scale factor types for A and B should be the same.\" (sm1xx_common.inl:527)";
     case Code::sm100_blockscaled_sf_vec_mismatch:
       return "static_assert \"Scale factor vector size for A and B should be the same.\" "
-             "(sm1xx_common.inl:541)";
+             "(sm1xx_common.inl:528)";
     case Code::sm100_blockscaled_types:
       return "block-scaled SM100 UMMA takes fp4/fp6/fp8 data types (sm1xx_common.inl:548-)";
     case Code::sm100_mxf8f6f4_scale_factors:
@@ -399,7 +400,8 @@ std::string message(const Diagnostic& d) {
                          "or M/N % 128 (") +
              (x.on("two_sm") ? "N % 256 for 2SM" : "1SM") +
              ") when MN-major: static_assert \"TileSize and MNK Major does not met with MMA Mix "
-             "8-bit TMA load requirement\" (sm1xx_common.inl:203-364)";
+             "8-bit TMA load requirement\" (sm100_umma_builder.inl:217, "
+             "sm100_blockscaled_umma_builder.inl:168; the check: sm1xx_common.inl:203-364)";
     case Code::sm100_dense_types:
       return "dense SM100 UMMA takes tf32/f32, f16, bf16, s8 or u8 with A == B, or fp8/fp6/fp4 on "
              "both sides; got " + x.v("a") + " x " + x.v("b") +
@@ -425,7 +427,7 @@ std::string message(const Diagnostic& d) {
              "(sm100_umma_builder.inl:268)";
     case Code::sm100_2sm_cluster:
       return "2SM MMA with cluster M = " + x.v("cluster_m") +
-             ": static_assert \"Cluster shape not divisible by MMA size\" (sm100_common.inl:246)";
+             ": static_assert \"Cluster shape not divisible by MMA size\" (sm100_common.inl:241)";
     case Code::sm100_grouped_auto_mainloop:
       return "grouped: KernelScheduleAuto builds the non-ptr-array mainloop; modelled as " +
              x.v("kernel") + " (pass it explicitly)";

@@ -881,6 +881,8 @@ GENERATORS: Dict[str, Callable[[Config, str, str], Probe]] = {
 
 
 def generate(row: dict, origin: str = "") -> Probe:
+    if "launcher" in row["config"]:
+        raise GenError("an engine-built kernel (launcher): measure it with tools/cutlass/fp8_engines/")
     cfg = normalize(row["config"])
     gen = GENERATORS.get(cfg.family)
     if gen is None:

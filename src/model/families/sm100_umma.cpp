@@ -155,7 +155,8 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
     if (cfg.n != 64 && cfg.n != 128 && cfg.n != 192 && cfg.n != 256)
       reject([&] { return diag(Code::sm100_blockscaled_tile_n).integer("tile_n", cfg.n); });
     // Instruction K: 32 (MXF8F6F4) or 64 (MXF4/NVF4) (mma_traits_sm100.hpp:2547-2548, 3310-3311);
-    // the collective asserts evenly_divides(TileShape, tile_shape(TiledMma)) (L124).
+    // the collective asserts evenly_divides(TileShape, tile_shape(TiledMma))
+    // (sm100_blockscaled_mma_warpspecialized.hpp:124; dense: sm100_mma_warpspecialized.hpp:119).
     const int instr_k = d.instr == Instr::Mxf8f6f4 ? 32 : 64;
     if (cfg.k % instr_k != 0)
       reject([&] { return diag(Code::sm100_blockscaled_instr_k).integer("tile_k", cfg.k).integer("instr_k", instr_k); });
@@ -419,7 +420,7 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
       const F responses =
           with_align(leaf<F>(Component::Scheduler, 2 * sstg * kGroupedResponseBytes, 4), 16);
       // TensorMapStorage : aligned_struct<128> { alignas(128) epilogue; alignas(128) mainloop; }
-      // tensormaps[5] (L270-276).
+      // tensormaps[5] (sm100_gemm_array_tma_warpspecialized.hpp:280-285).
       const F one_copy = make_struct(
           {with_align(e.tensormaps<F>(), 128), with_align(mainloop_tensormaps<F>(d), 128)}, 128);
       st.kernel = make_struct({pipelines, responses, tmem_ptr,
