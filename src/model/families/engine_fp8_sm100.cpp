@@ -73,38 +73,39 @@ F mainloop_tensors(const KernelConfig& cfg, const Sm100EngineLayout& s, int stag
                      128);
 }
 
-template <class F>
-BasicStorage<F> assemble(const KernelConfig& cfg, const Sm100EngineLayout& s, int stages) {
-  const EpilogueStorage& e = s.epi.storage;
-  Sm100KernelParts<F> parts;
-  parts.mainloop_tensors = mainloop_tensors<F>(cfg, s, stages);
-  parts.epilogue_tensors = e.tensors<F>();
-  parts.epilogue_pipeline = e.pipeline<F>();
-  parts.acc_stages = s.acc_stages;
-  parts.sched_stages = s.sched_stages;
-  BasicStorage<F> st;
-  if (s.blockwise) {
-    // CollectiveMainloop::PipelineStorage (blockwise_scaling.hpp:300-304), a nested type the
-    // kernel places in its pipelines: { alignas(16) PipelineTmaUmmaAsync<S> ab;
-    // alignas(16) PipelineAsync<S> sf; alignas(16) PipelineUmmaAsync<Acc> accum; }.
-    parts.mainloop_pipeline = make_struct(
-        {with_align(pipeline_barriers<F>(Component::MainloopBarriers, stages), 16),
-         with_align(pipeline_barriers<F>(Component::MainloopBarriers, stages), 16),
-         with_align(pipeline_barriers<F>(Component::KernelBarriers, s.acc_stages), 16)});
-    st.kernel = sm100_mma_transform_kernel_storage(parts);
-    // CollectiveMainloop::SharedStorage holds only `tensors` (L288-296).
-    st.mainloop_shared = make_struct({parts.mainloop_tensors}).size;
-  } else {
-    parts.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, stages);
-    st.kernel = sm100_kernel_storage(parts);
-    st.mainloop_shared = make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
-  }
-  st.epilogue_shared = e.shared<F>().size;
-  return st;
-}
-
-class EngineFp8Sm100 final : public KernelFamily {
+class EngineFp8Sm100 final : public LaidOutFamily<EngineFp8Sm100, Sm100EngineLayout> {
  public:
+  /// The kernel's SharedStorage at `stages` (LaidOutFamily turns it into layout() and sizes()).
+  template <class F>
+  static BasicStorage<F> assemble(const KernelConfig& cfg, const Sm100EngineLayout& s, int stages) {
+    const EpilogueStorage& e = s.epi.storage;
+    Sm100KernelParts<F> parts;
+    parts.mainloop_tensors = mainloop_tensors<F>(cfg, s, stages);
+    parts.epilogue_tensors = e.tensors<F>();
+    parts.epilogue_pipeline = e.pipeline<F>();
+    parts.acc_stages = s.acc_stages;
+    parts.sched_stages = s.sched_stages;
+    BasicStorage<F> st;
+    if (s.blockwise) {
+      // CollectiveMainloop::PipelineStorage (blockwise_scaling.hpp:300-304), a nested type the
+      // kernel places in its pipelines: { alignas(16) PipelineTmaUmmaAsync<S> ab;
+      // alignas(16) PipelineAsync<S> sf; alignas(16) PipelineUmmaAsync<Acc> accum; }.
+      parts.mainloop_pipeline = make_struct(
+          {with_align(pipeline_barriers<F>(Component::MainloopBarriers, stages), 16),
+           with_align(pipeline_barriers<F>(Component::MainloopBarriers, stages), 16),
+           with_align(pipeline_barriers<F>(Component::KernelBarriers, s.acc_stages), 16)});
+      st.kernel = sm100_mma_transform_kernel_storage(parts);
+      // CollectiveMainloop::SharedStorage holds only `tensors` (L288-296).
+      st.mainloop_shared = make_struct({parts.mainloop_tensors}).size;
+    } else {
+      parts.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, stages);
+      st.kernel = sm100_kernel_storage(parts);
+      st.mainloop_shared = make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
+    }
+    st.epilogue_shared = e.shared<F>().size;
+    return st;
+  }
+
   std::string_view name() const override { return "engine_fp8_sm100"; }
   std::string_view description() const override {
     return "vLLM / SGLang FP8 GEMMs on SM100: scaled_mm (dense UMMA, scale and bias EVT, vLLM's "
@@ -274,13 +275,6 @@ class EngineFp8Sm100 final : public KernelFamily {
     p.state.store(s);
     p.take(std::move(why));
     return p;
-  }
-
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Field>(cfg, plan.state.get<Sm100EngineLayout>(), stages);
-  }
-  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Extent>(cfg, plan.state.get<Sm100EngineLayout>(), stages);
   }
 };
 

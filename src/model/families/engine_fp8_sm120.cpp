@@ -37,7 +37,7 @@ constexpr int kSchedulerStages = 2;
 
 std::string num(long long v) { return std::to_string(v); }
 
-class EngineFp8Sm120 final : public KernelFamily {
+class EngineFp8Sm120 final : public Sm120Family<EngineFp8Sm120> {
  public:
   std::string_view name() const override { return "engine_fp8_sm120"; }
   std::string_view description() const override {
@@ -145,13 +145,6 @@ class EngineFp8Sm120 final : public KernelFamily {
     p.state.store(state);
     p.take(std::move(why));
     return p;
-  }
-
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return sm120_layout<Field>(cfg, plan.state.get<Sm120Layout>(), stages);
-  }
-  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return sm120_layout<Extent>(cfg, plan.state.get<Sm120Layout>(), stages);
   }
 };
 

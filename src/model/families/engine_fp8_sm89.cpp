@@ -46,22 +46,24 @@ std::string num(long long v) { return std::to_string(v); }
 ///     the base epilogue is DefaultEpilogueTensorOp of LinearCombination<ElementC, AlignmentC>
 ///     (default_gemm_universal_with_visitor.h:102-118), so FPI follows the launcher's C —
 ///     vLLM float/4: 2; SGLang bf16/8: 1, f16/8: 2.
-template <class F>
-BasicStorage<F> assemble(const Sm89EngineLayout& s, int stages) {
-  const Bytes S = stages;
-  const F mainloop = mma_base_storage<F>(S * s.m * s.k, S * s.n * s.k);
-  const Bytes rows = s.warps_m * 8 * s.partitions_k * s.fragments_per_iteration;
-  const Bytes cols = s.warps_n * s.warp_n + 8;
-  const F epilogue = epilogue_visitor_storage<F>(epilogue_base_storage<F>(32, rows, cols));
-  BasicStorage<F> st;
-  st.kernel = make_union({mainloop, epilogue});
-  st.mainloop_shared = mainloop.size;
-  st.epilogue_shared = epilogue.size;
-  return st;
-}
 
-class EngineFp8Sm89 final : public KernelFamily {
+class EngineFp8Sm89 final : public LaidOutFamily<EngineFp8Sm89, Sm89EngineLayout> {
  public:
+  /// The kernel's SharedStorage at `stages` (LaidOutFamily turns it into layout() and sizes()).
+  template <class F>
+  static BasicStorage<F> assemble(const KernelConfig&, const Sm89EngineLayout& s, int stages) {
+    const Bytes S = stages;
+    const F mainloop = mma_base_storage<F>(S * s.m * s.k, S * s.n * s.k);
+    const Bytes rows = s.warps_m * 8 * s.partitions_k * s.fragments_per_iteration;
+    const Bytes cols = s.warps_n * s.warp_n + 8;
+    const F epilogue = epilogue_visitor_storage<F>(epilogue_base_storage<F>(32, rows, cols));
+    BasicStorage<F> st;
+    st.kernel = make_union({mainloop, epilogue});
+    st.mainloop_shared = mainloop.size;
+    st.epilogue_shared = epilogue.size;
+    return st;
+  }
+
   std::string_view name() const override { return "engine_fp8_sm89"; }
   std::string_view description() const override {
     return "vLLM / SGLang FP8 scaled_mm on Ada (sm_89): CUTLASS 2.x DefaultGemmWithVisitor, "
@@ -162,7 +164,7 @@ class EngineFp8Sm89 final : public KernelFamily {
                  "); EpilogueWithVisitorCallbacks, ElementC " + std::string(dtype_name(c)) + " x" +
                  num(c_per_access) + " per access, " + num(s.fragments_per_iteration) +
                  " fragment(s) per iteration; every visitor node's storage is empty";
-      const Sizes st = assemble<Extent>(s, p.stages);
+      const Sizes st = assemble<Extent>(cfg, s, p.stages);
       if (st.epilogue_shared > st.mainloop_shared)
         why.note([&] {
           return diag(Code::sm80_union_epilogue_larger).bytes("mainloop_bytes", st.mainloop_shared)
@@ -172,13 +174,6 @@ class EngineFp8Sm89 final : public KernelFamily {
     p.state.store(s);
     p.take(std::move(why));
     return p;
-  }
-
-  Storage layout(const KernelConfig&, const Plan& plan, int stages) const override {
-    return assemble<Field>(plan.state.get<Sm89EngineLayout>(), stages);
-  }
-  Sizes sizes(const KernelConfig&, const Plan& plan, int stages) const override {
-    return assemble<Extent>(plan.state.get<Sm89EngineLayout>(), stages);
   }
 };
 

@@ -69,27 +69,28 @@ F mainloop_tensors(const KernelConfig& cfg, const Sm90EngineLayout& s, int stage
                      128);
 }
 
-template <class F>
-BasicStorage<F> assemble(const KernelConfig& cfg, const Sm90EngineLayout& s, int stages) {
-  Sm90KernelParts<F> parts;
-  parts.mainloop_tensors = mainloop_tensors<F>(cfg, s, stages);
-  // PipelineTmaAsync<S>: 16·S (sm90_pipeline.hpp:271-283).
-  parts.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, stages);
-  parts.epilogue_tensors = s.epilogue.tensors<F>();
-  parts.epilogue_pipeline = s.epilogue.pipeline<F>();
-  parts.pingpong = s.pingpong;
-  // PersistentTileSchedulerSm90 / StreamK: empty SharedStorage, 1 B (sm90_tile_scheduler.hpp:53-65).
-  parts.scheduler = empty_member<F>(Component::Scheduler);
-  BasicStorage<F> st;
-  st.kernel = s.basic ? sm90_basic_kernel_storage(parts) : sm90_kernel_storage(parts);
-  st.epilogue_shared = s.epilogue.shared<F>().size;
-  // CollectiveMainloop::SharedStorage = { TensorStorage tensors; PipelineStorage pipeline; }.
-  st.mainloop_shared = make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
-  return st;
-}
-
-class EngineFp8Sm90 final : public KernelFamily {
+class EngineFp8Sm90 final : public LaidOutFamily<EngineFp8Sm90, Sm90EngineLayout> {
  public:
+  /// The kernel's SharedStorage at `stages` (LaidOutFamily turns it into layout() and sizes()).
+  template <class F>
+  static BasicStorage<F> assemble(const KernelConfig& cfg, const Sm90EngineLayout& s, int stages) {
+    Sm90KernelParts<F> parts;
+    parts.mainloop_tensors = mainloop_tensors<F>(cfg, s, stages);
+    // PipelineTmaAsync<S>: 16·S (sm90_pipeline.hpp:271-283).
+    parts.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, stages);
+    parts.epilogue_tensors = s.epilogue.tensors<F>();
+    parts.epilogue_pipeline = s.epilogue.pipeline<F>();
+    parts.pingpong = s.pingpong;
+    // PersistentTileSchedulerSm90 / StreamK: empty SharedStorage, 1 B (sm90_tile_scheduler.hpp:53-65).
+    parts.scheduler = empty_member<F>(Component::Scheduler);
+    BasicStorage<F> st;
+    st.kernel = s.basic ? sm90_basic_kernel_storage(parts) : sm90_kernel_storage(parts);
+    st.epilogue_shared = s.epilogue.shared<F>().size;
+    // CollectiveMainloop::SharedStorage = { TensorStorage tensors; PipelineStorage pipeline; }.
+    st.mainloop_shared = make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
+    return st;
+  }
+
   std::string_view name() const override { return "engine_fp8_sm90"; }
   std::string_view description() const override {
     return "vLLM / SGLang FP8 GEMMs on Hopper: scaled_mm (FP8 fast-accum ws/pingpong/cooperative, "
@@ -216,13 +217,6 @@ class EngineFp8Sm90 final : public KernelFamily {
     p.state.store(state);
     p.take(std::move(why));
     return p;
-  }
-
-  Storage layout(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Field>(cfg, plan.state.get<Sm90EngineLayout>(), stages);
-  }
-  Sizes sizes(const KernelConfig& cfg, const Plan& plan, int stages) const override {
-    return assemble<Extent>(cfg, plan.state.get<Sm90EngineLayout>(), stages);
   }
 };
 
