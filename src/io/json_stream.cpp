@@ -21,7 +21,7 @@ constexpr std::size_t kTopFieldValues = 32;
 class Handler {
  public:
   Handler(StreamSink& sink, StreamOutcome& out, std::size_t max_values)
-      : sink_(sink), out_(out), max_values_(max_values) {}
+      : sink_(sink), max_values_(max_values), out_(out) {}
 
   bool null() { return scalar(Value{}); }
   bool boolean(bool b) {
