@@ -10,6 +10,8 @@ std::span<const KernelFamily* const> families() {
   static const std::array kFamilies = {
       // Families a config names by an explicit field come first (Triton kernels, engine
       // launchers), then the CUTLASS families inferred from arch and types.
+      &triton_matmul_family(),
+      &triton_fused_moe_family(),
       &sm120_blockscaled_family(),
       &sm120_dense_family(),
       &sm90_tma_ws_family(),

@@ -35,6 +35,8 @@ enum class FieldKind {
   mma,               ///< an Mma
   scale_type,        ///< ue4m3 or ue8m0
   configs,           ///< the file's array of configs
+  integer,           ///< a positive integer (num_warps, group_m)
+  version,           ///< a version string ("3.6.0")
 };
 
 struct FieldSpec {
@@ -50,6 +52,8 @@ std::span<const FieldSpec> config_fields();
 std::span<const FieldSpec> epilogue_fields();
 /// The top-level members of a config file object.
 std::span<const FieldSpec> file_fields();
+/// The fields of one entry of a vLLM/SGLang tuned fused-MoE file ({"BLOCK_SIZE_M": ..., ...}).
+std::span<const FieldSpec> tuned_entry_fields();
 
 /// The names of `fields`, in order (the decoder's known keys and did-you-mean candidates).
 std::vector<std::string> field_names(std::span<const FieldSpec> fields);
