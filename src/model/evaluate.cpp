@@ -93,50 +93,58 @@ std::string_view status_name(Status s) {
 
 MaxFit max_fitting(const KernelFamily& family, const KernelConfig& cfg, const Plan& plan,
                    Bytes limit) {
-  auto size = [&](int s) { return family.sizes(cfg, plan, s).kernel.size; };
+  MaxFit out;
+  auto size = [&](int s) {
+    const Sizes st = family.sizes(cfg, plan, s);
+    if (out.probes < MaxFit::kProbes) {
+      out.probe_stages[out.probes] = s;
+      out.probe_sizes[out.probes++] = st;
+    }
+    return st.kernel.size;
+  };
+  auto result = [&](int s, Bytes b) {
+    out.stages = s;
+    out.bytes = b;
+    return out;
+  };
   const int lo = lowest_stages(plan);
-  const Bytes at_lo = size(lo);
-  if (at_lo > limit) return {0, 0};
-  if (lo >= kMaxStages) return {lo, at_lo};
+  auto at_most_lo = [&]() -> MaxFit {
+    const Bytes at_lo = size(lo);
+    return at_lo <= limit ? result(lo, at_lo) : result(0, 0);
+  };
+  // lo + 1 first: when it fits, so does lo (SharedStorage never shrinks as stages grow), and
+  // the step from lo + 1 to lo + 2 estimates the per-stage growth better than the step from lo
+  // (Triton's num_stages 1 pipelines nothing).
+  if (lo >= kMaxStages) return at_most_lo();
   const Bytes at_next = size(lo + 1);
-  if (at_next > limit) return {lo, at_lo};
-  // SharedStorage grows by about the same bytes per stage (alignment rounding aside), so
-  // start from the linear estimate and walk to the exact answer: usually one or two steps.
-  const Bytes per_stage = at_next - at_lo;
-  if (per_stage <= 0) {
-    const Bytes at_max = size(kMaxStages);
-    if (at_max <= limit) return {kMaxStages, at_max};
-  }
-  const Bytes guess_wide = per_stage > 0 ? lo + 1 + (limit - at_next) / per_stage : lo + 1;
-  int s = static_cast<int>(std::clamp<Bytes>(guess_wide, lo + 1, kMaxStages));
-  Bytes at_s = size(s);
-  for (int step = 0; step < 8; ++step) {
+  if (at_next > limit) return at_most_lo();
+  if (lo + 1 >= kMaxStages) return result(lo + 1, at_next);
+  const Bytes at_next2 = size(lo + 2);
+  if (at_next2 > limit) return result(lo + 1, at_next);
+  // Keep a bracket: `good` fits, `bad` does not (kMaxStages + 1 before any count failed). Guess
+  // where the limit is crossed by linear interpolation — SharedStorage grows by about the same
+  // bytes per stage, alignment rounding aside — so a search usually takes two layouts after
+  // lo + 1 and lo + 2. After four guesses the search bisects.
+  int good = lo + 2, bad = kMaxStages + 1;
+  Bytes at_good = at_next2, at_bad = -1;
+  Bytes slope = at_next2 - at_next;
+  for (int round = 0; bad - good > 1; ++round) {
+    int s = good + (bad - good) / 2;
+    if (round < 4) {
+      if (at_bad >= 0) slope = (at_bad - at_good) / (bad - good);
+      const Bytes step = slope > 0 ? (limit - at_good) / slope : Bytes{bad - good};
+      s = static_cast<int>(std::clamp<Bytes>(good + step, good + 1, bad - 1));
+    }
+    const Bytes at_s = size(s);
     if (at_s <= limit) {
-      if (s >= kMaxStages) return {s, at_s};
-      const Bytes above = size(s + 1);
-      if (above > limit) return {s, at_s};
-      ++s;
-      at_s = above;
+      good = s;
+      at_good = at_s;
     } else {
-      --s;  // s - 1 >= lo + 1 here: lo + 1 fits
-      at_s = size(s);
+      bad = s;
+      at_bad = at_s;
     }
   }
-  // Far from linear (never seen in the families modelled): bisect between lo+1 (fits) and
-  // kMaxStages + 1, trusting only that SharedStorage never shrinks as stages grow.
-  int good = lo + 1, bad = kMaxStages + 1;
-  Bytes at_good = at_next;
-  while (bad - good > 1) {
-    const int mid = good + (bad - good) / 2;
-    const Bytes at_mid = size(mid);
-    if (at_mid <= limit) {
-      good = mid;
-      at_good = at_mid;
-    } else {
-      bad = mid;
-    }
-  }
-  return {good, at_good};
+  return result(good, at_good);
 }
 
 Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
@@ -187,7 +195,8 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
       r.mainloop_smem = st.mainloop_shared;
       r.breakdown = st.kernel;
     } else {
-      const Sizes st = family->sizes(cfg, plan, plan.stages);
+      const Sizes* probed = best.probed(plan.stages);
+      const Sizes st = probed ? *probed : family->sizes(cfg, plan, plan.stages);
       r.smem_bytes = st.kernel.size;
       r.epilogue_smem = st.epilogue_shared;
       r.mainloop_smem = st.mainloop_shared;

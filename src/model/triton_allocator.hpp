@@ -15,17 +15,17 @@ namespace tilefit::model::triton {
 /// One buffer: size, alignment, live range [start, end) in abstract program points (only their
 /// order matters), and the component its bytes are attributed to.
 struct Buffer {
-  Bytes size = 0;
-  Bytes align = 16;
-  int start = 0, end = 0;
-  Component part = Component::Padding;
-  Bytes offset = 0;  ///< set by allocate()
+  Bytes size;
+  Bytes align;
+  int start, end;
+  Component part;
+  Bytes offset;  ///< set by allocate()
 };
 
 struct Buffers {
   static constexpr int kMax = 8;
   int n = 0;
-  std::array<Buffer, kMax> b{};
+  std::array<Buffer, kMax> b;  ///< the first n
   void add(Bytes size, Bytes align, int start, int end, Component part) {
     if (size > 0 && n < kMax) b[n++] = {size, align, start, end, part, 0};
   }
@@ -34,5 +34,9 @@ struct Buffers {
 /// Assigns every buffer's offset (in place, as Triton does) and returns the total: the largest
 /// offset + size (0 without buffers).
 Bytes allocate(Buffers& bufs);
+/// The same, always through the general algorithm (allocate() takes a shortcut for the common
+/// shape; the tests compare the two).
+Bytes allocate_general(Buffers& bufs);
+Bytes allocate_impl(Buffers& bufs, bool shortcut);
 
 }  // namespace tilefit::model::triton

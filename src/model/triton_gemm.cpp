@@ -193,8 +193,9 @@ Buffers buffers(const Decisions& d, int stages) {
     int start, end;
     Component part;
   };
-  const Operand ops[2] = {{a_pipe, d.a_reg_smem, d.a_tile, d.a_align, a0, a1, Component::A},
-                          {b_pipe, d.b_reg_smem, d.b_tile, d.b_align, b0, b1, Component::B}};
+  const Operand ops[2] = {
+      {a_pipe, a_pipe || reg_smem(d, 0), d.a_tile, d.a_align, a0, a1, Component::A},
+      {b_pipe, b_pipe || reg_smem(d, 1), d.b_tile, d.b_align, b0, b1, Component::B}};
   for (int op = 0; op < 2; ++op) {
     const Operand& o = ops[op];
     if (o.pipe)
@@ -216,7 +217,7 @@ Buffers buffers(const Decisions& d, int stages) {
     if (async)
       bufs.add(d.b_scale_buffer, 16, kBeforeLoop + 3, kAfterLoop, Component::ScaleBuffers);
     else
-      bufs.add(d.b_scale_cvt, 128, kInLoop + 11, kInLoop + 12, Component::LayoutConversion);
+      bufs.add(b_scale_cvt(d), 128, kInLoop + 11, kInLoop + 12, Component::LayoutConversion);
   }
   bufs.add(d.epilogue_cvt, 128, kEpilogue, kEpilogue + 1, Component::LayoutConversion);
   return bufs;
@@ -265,22 +266,139 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
   return why.invalid() && !before;
 }
 
-Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k) {
+namespace {
+
+// The answers to the layout-conversion questions are memoised per thread. Each is a pure
+// function of a few numbers, and the same questions come back constantly: the max_stages
+// search, a sweep over num_stages or BLOCK_SIZE_K, the entries of a tuned table that share
+// BLOCK_SIZE_M, BLOCK_SIZE_N and num_warps. A direct-mapped table of 128 entries; a collision
+// only costs a recomputation. The key holds every input of the question (the accumulator's
+// layout is a function of the MMA version, BM, BN and num_warps; the swizzle candidates of
+// whether stmatrix exists, cc >= 90).
+struct MemoEntry {
+  std::uint64_t key = 0;  ///< 0: empty
+  Bytes value = 0;
+};
+constexpr int kMemoSize = 128;
+thread_local std::array<MemoEntry, kMemoSize> t_memo;
+
+enum class Question : std::uint64_t { epilogue = 1, reg_smem_a, reg_smem_b, scale_a, scale_b };
+
+std::uint64_t memo_key(Question q, const Decisions& d, int bits) {
+  std::uint64_t k = static_cast<std::uint64_t>(q);
+  k = k << 3 | static_cast<std::uint64_t>(d.version);
+  k = k << 1 | (d.cc >= 90 ? 1u : 0u);
+  k = k << 6 | static_cast<std::uint64_t>(log2i(d.bm));
+  k = k << 6 | static_cast<std::uint64_t>(log2i(d.bn));
+  k = k << 6 | static_cast<std::uint64_t>(log2i(d.bk));
+  k = k << 4 | static_cast<std::uint64_t>(log2i(d.num_warps));
+  k = k << 7 | static_cast<std::uint64_t>(bits);
+  return k;
+}
+
+template <class Compute>
+Bytes memoised(std::uint64_t key, Compute&& compute) {
+  std::uint64_t h = key;  // splitmix64's finaliser: every key bit reaches the index bits
+  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+  h ^= h >> 31;
+  MemoEntry& e = t_memo[h & (kMemoSize - 1)];
+  if (e.key == key) return e.value;
+  const Bytes v = compute();
+  e = {key, v};
+  return v;
+}
+
+/// The accumulator's register layout (MODEL.md §2, §7.5).
+Accumulator accumulator_of(const Decisions& d) {
+  Accumulator acc;
+  acc.version = d.version;
+  acc.bm_log2 = log2i(d.bm);
+  acc.bn_log2 = log2i(d.bn);
+  acc.num_warps = d.num_warps;
+  acc.instr_n = d.version == 3 ? d.instr_n : 8;
+  acc.warps = {log2i(d.warps_m), log2i(d.warps_n)};
+  return acc;
+}
+
+/// mma v2: does the blocked -> dot-operand conversion of operand `op` (0: A, 1: B) need shared
+/// memory when its load is not pipelined? It becomes a local_alloc + local_load only when it
+/// does (ReduceDataDuplication.cpp:31-62); otherwise it is a warp shuffle. kWidth =
+/// max(32 / bits, 1) (AccelerateMatmul.cpp:258-297, 431-436). wgmma and tcgen05 always read
+/// their operands from shared memory.
+bool compute_reg_smem(const Decisions& d, int op) {
+  if (d.version != 2) return true;
+  const int kw = std::max(32 / d.in_bits, 1);
+  const std::array<int, 2> wp{log2i(d.warps_m), log2i(d.warps_n)};
+  if (op == 0)
+    return cvt_needs_smem(coalesced_2d(d.bm, d.bk, 1, d.in_bits, d.num_warps),
+                          dot_operand_layout(0, log2i(kw), wp, {log2i(d.bm), log2i(d.bk)}));
+  return cvt_needs_smem(coalesced_2d(d.bk, d.bn, 0, d.in_bits, d.num_warps),
+                        dot_operand_layout(1, log2i(kw), wp, {log2i(d.bk), log2i(d.bn)}));
+}
+
+/// fused_moe block-wise fp8: a_scale[BM] and b_scale[BN] (f32) are loaded in the loop and
+/// multiplied into the dot result (MODEL.md §5). RemoveLayoutConversions keeps a scale's
+/// convert_layout only when its load is expensive, numel >= 32·num_warps
+/// (Transforms/Utility.cpp:592-610 isExpensiveLoadOrStore); the convert goes from the load's
+/// 1-D blocked layout (a_scale: sizePerThread min(4, max(BM / (32·W), 1)) through the 16-byte
+/// aligned sorted_token_ids access, CoalesceUtils.cpp:64-72; b_scale: 1) to a slice of the
+/// accumulator, and gets scratch only when it needs shared memory. Returns the scratch bytes of
+/// scale `op` (0: a_scale, 1: b_scale), 0 when there is none.
+Bytes compute_scale_cvt(const Decisions& d, int op) {
+  const long long n = op == 0 ? d.bm : d.bn;
+  const int w = d.num_warps;
+  if (n < 32LL * w) return 0;  // not expensive: rematerialised in the needed layout
+  Blocked blk;
+  blk.rank = 1;
+  blk.spt = {op == 0 ? log2i(std::min(4LL, std::max(n / (32LL * w), 1LL))) : 0, 0};
+  blk.tpw = {5, 0};
+  blk.wpc = {log2i(w), 0};
+  const Flat src = blocked_layout(blk, {log2i(n), 0}, 1);
+  const Flat dst = accumulator_slice(accumulator_of(d), op == 0 ? 1 : 0, log2i(n));
+  return cvt_scratch_if_needed(src, dst, 32, d.cc) * 4;
+}
+
+}  // namespace
+
+namespace {
+
+bool memo_reg_smem(const Decisions& d, int op) {
+  if (d.version != 2) return true;
+  return memoised(memo_key(op == 0 ? Question::reg_smem_a : Question::reg_smem_b, d, d.in_bits),
+                  [&] { return compute_reg_smem(d, op) ? Bytes{1} : Bytes{0}; }) != 0;
+}
+
+Bytes memo_scale_cvt(const Decisions& d, int op) {
+  return memoised(memo_key(op == 0 ? Question::scale_a : Question::scale_b, d, 32),
+                  [&] { return compute_scale_cvt(d, op); });
+}
+
+}  // namespace
+
+void clear_layout_memo() { t_memo.fill(MemoEntry{}); }
+
+bool reg_smem(const Decisions& d, int op) {
+  const std::int8_t known = op == 0 ? d.a_reg_smem : d.b_reg_smem;
+  return known >= 0 ? known != 0 : memo_reg_smem(d, op);
+}
+
+Bytes b_scale_cvt(const Decisions& d) { return d.b_scale_cvt >= 0 ? d.b_scale_cvt : memo_scale_cvt(d, 1); }
+
+Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int stages) {
   Decisions d;
   const int cc = cfg.arch;
   const long long bm = cfg.m, bn = cfg.n, bk = cfg.k;
   const int w = num_warps_of(cfg);
   const int ib = k.in_bits, ob = k.out_bits, eb = ib / 8;
   d.cc = cc;
+  d.bm = bm;
+  d.bn = bn;
+  d.bk = bk;
+  d.num_warps = w;
+  d.in_bits = ib;
   d.fp8_block = k.fp8_block;
   d.version = mma_version(cc, bm, bn, bk, ib, w, &d.fallback);
-
-  // The accumulator's layout (MODEL.md §2, §7.5).
-  Accumulator acc;
-  acc.version = d.version;
-  acc.bm_log2 = log2i(bm);
-  acc.bn_log2 = log2i(bn);
-  acc.num_warps = w;
   if (d.version == 2) {
     const auto wp = warps_v2(bm, bn, w);
     d.warps_m = static_cast<int>(wp[0]);
@@ -290,9 +408,7 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k) {
     const auto wp = warps_v3(bm, w);
     d.warps_m = static_cast<int>(wp[0]);
     d.warps_n = static_cast<int>(wp[1]);
-    acc.instr_n = d.instr_n;
   }
-  acc.warps = {log2i(d.warps_m), log2i(d.warps_n)};
 
   // A dot-operand load is pipelined iff it can become a cp.async of >= 4 bytes per thread
   // (Pipeliner/AssignLatencies.cpp:100-148, PipeliningUtility.cpp:380-407, LowerLoops.cpp:472-497);
@@ -313,58 +429,32 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k) {
   // read NVMMAShared buffers (Ops.cpp:691-700).
   if (d.version != 2) d.a_align = d.b_align = nvmma_align(bk * eb);
 
-  // mma v2: the blocked -> dot-operand conversion of a load that is not pipelined becomes a
-  // local_alloc + local_load only when it needs shared memory (ReduceDataDuplication.cpp:31-62);
-  // otherwise it is a warp shuffle. kWidth = max(32 / bits, 1) (AccelerateMatmul.cpp:258-297,
-  // 431-436). wgmma and tcgen05 always read their operands from shared memory.
-  if (d.version == 2) {
-    const int kw = std::max(32 / ib, 1);
-    const std::array<int, 2> wp{log2i(d.warps_m), log2i(d.warps_n)};
-    d.a_reg_smem = cvt_needs_smem(coalesced_2d(bm, bk, 1, ib, w),
-                                  dot_operand_layout(0, log2i(kw), wp, {log2i(bm), log2i(bk)}));
-    d.b_reg_smem = cvt_needs_smem(coalesced_2d(bk, bn, 0, ib, w),
-                                  dot_operand_layout(1, log2i(kw), wp, {log2i(bk), log2i(bn)}));
+  // Answered now when the kernel's own num_stages needs them; other stage counts (the
+  // max_stages search trying num_stages 1) ask reg_smem() / b_scale_cvt(), which answer then.
+  if (d.version != 2) {
+    d.a_reg_smem = d.b_reg_smem = 1;
+  } else {
+    if (stages == 1 || !d.a_can_pipeline) d.a_reg_smem = memo_reg_smem(d, 0) ? 1 : 0;
+    if (stages == 1 || !d.b_can_pipeline) d.b_reg_smem = memo_reg_smem(d, 1) ? 1 : 0;
   }
-
-  // fused_moe block-wise fp8: a_scale[BM] and b_scale[BN] (f32) are loaded in the loop and
-  // multiplied into the dot result (MODEL.md §5). RemoveLayoutConversions keeps a scale's
-  // convert_layout only when its load is expensive, numel >= 32·num_warps
-  // (Transforms/Utility.cpp:592-610 isExpensiveLoadOrStore); the convert goes from the load's
-  // 1-D blocked layout (a_scale: sizePerThread min(4, max(BM / (32·W), 1)) through the 16-byte
-  // aligned sorted_token_ids access, CoalesceUtils.cpp:64-72; b_scale: 1) to a slice of the
-  // accumulator, and gets scratch only when it needs shared memory.
   if (k.fp8_block) {
     d.b_scale_buffer = bn * 4;
-    d.a_scale_expensive = bm >= 32LL * w;
-    d.b_scale_expensive = bn >= 32LL * w;
-    if (d.a_scale_expensive) {
-      Blocked blk;
-      blk.rank = 1;
-      blk.spt = {log2i(std::min(4LL, std::max(bm / (32LL * w), 1LL))), 0};
-      blk.tpw = {5, 0};
-      blk.wpc = {log2i(w), 0};
-      const Flat src = blocked_layout(blk, {log2i(bm), 0}, 1);
-      const Flat dst = accumulator_slice(acc, 1, log2i(bm));
-      if (cvt_needs_smem(src, dst)) d.a_scale_cvt = cvt_scratch_elems(src, dst, 32, cc) * 4;
-    }
-    if (d.b_scale_expensive) {
-      Blocked blk;
-      blk.rank = 1;
-      blk.spt = {0, 0};
-      blk.tpw = {5, 0};
-      blk.wpc = {log2i(w), 0};
-      const Flat src = blocked_layout(blk, {log2i(bn), 0}, 1);
-      const Flat dst = accumulator_slice(acc, 0, log2i(bn));
-      if (cvt_needs_smem(src, dst)) d.b_scale_cvt = cvt_scratch_elems(src, dst, 32, cc) * 4;
-    }
+    d.a_scale_cvt = memo_scale_cvt(d, 0);
+    const bool async_here =
+        d.version == 5 && stages > 1 && d.a_can_pipeline && d.b_can_pipeline;
+    if (!async_here) d.b_scale_cvt = memo_scale_cvt(d, 1);
+  } else {
+    d.b_scale_cvt = 0;
   }
 
   // The epilogue converts the accumulator ([BM, BN] of the stored type: matmul's C, fused_moe's
   // compute type) to the coalesced store layout (contiguous along N) once, after the loop
   // (lib/Analysis/Allocation.cpp:178, 206-208; size: NVIDIA Allocation.cpp:45-76).
-  const Flat src = accumulator_layout(acc, {log2i(bm), log2i(bn)});
-  const Flat dst = coalesced_2d(bm, bn, 1, ob, w);
-  if (cvt_needs_smem(src, dst)) d.epilogue_cvt = cvt_scratch_elems(src, dst, ob, cc) * (ob / 8);
+  d.epilogue_cvt = memoised(memo_key(Question::epilogue, d, ob), [&] {
+    const Flat src = accumulator_layout(accumulator_of(d), {log2i(bm), log2i(bn)});
+    const Flat dst = coalesced_2d(bm, bn, 1, ob, w);
+    return cvt_scratch_if_needed(src, dst, ob, cc) * (ob / 8);
+  });
   return d;
 }
 
@@ -448,12 +538,13 @@ std::string describe(const Decisions& d, int stages) {
   if (a_pipe && b_pipe)
     s += ", cp.async: " + std::to_string(nbuf) + (nbuf == 1 ? " buffer" : " buffers") + " of A and B";
   else
-    s += std::string(a_pipe || b_pipe ? ", cp.async: " : ", ") + operand("A", a_pipe, d.a_reg_smem) +
-         ", " + operand("B", b_pipe, d.b_reg_smem);
+    s += std::string(a_pipe || b_pipe ? ", cp.async: " : ", ") +
+         operand("A", a_pipe, a_pipe || reg_smem(d, 0)) + ", " +
+         operand("B", b_pipe, b_pipe || reg_smem(d, 1));
   if (d.version == 5) s += async ? ", 2 mbarriers" : ", 1 mbarrier";
   if (d.fp8_block) {
     if (async) s += ", b_scale buffer " + std::to_string(d.b_scale_buffer) + " B";
-    const Bytes a = d.a_scale_cvt, b = async ? 0 : d.b_scale_cvt;
+    const Bytes a = d.a_scale_cvt, b = async ? 0 : b_scale_cvt(d);
     if (a > 0 || b > 0) s += ", scale conversion " + std::to_string(std::max(a, b)) + " B";
   }
   if (d.epilogue_cvt > 0) s += "; epilogue conversion " + std::to_string(d.epilogue_cvt) + " B";
@@ -488,7 +579,7 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
   p.sizes_known = !why.invalid();
   Decisions d;
   if (p.sizes_known) {
-    d = decide_layouts(cfg, k);
+    d = decide_layouts(cfg, k, p.stages);
     if (*d.fallback != '\0')
       why.note([&] {
         return diag(Code::triton_mma_fallback).arch("arch", cfg.arch)
@@ -504,7 +595,7 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
         why.note([&] {
           return diag(Code::triton_operand_not_pipelined).name("operand", op == 0 ? "A" : "B")
               .integer("bits_per_thread", op == 0 ? d.a_load_bits : d.b_load_bits)
-              .flag("smem", op == 0 ? d.a_reg_smem : d.b_reg_smem);
+              .flag("smem", reg_smem(d, op));
         });
       }
     }

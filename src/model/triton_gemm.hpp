@@ -9,6 +9,7 @@
 // (/work/research/triton/ref_model.py, MODEL.md) against configs compiled by Triton 3.6.0.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "tilefit/model/config.hpp"
@@ -28,32 +29,45 @@ struct KernelTraits {
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.
 struct Decisions {
   int cc = 0;
-  int version = 2;              ///< mma v2 (mma.sync), v3 (wgmma), v5 (tcgen05)
+  long long bm = 0, bn = 0, bk = 0;
+  int num_warps = 4, in_bits = 16;
+  int version = 2;               ///< mma v2 (mma.sync), v3 (wgmma), v5 (tcgen05)
   Bytes a_tile = 0, b_tile = 0;  ///< one copy of A [BM, BK] and B [BK, BN]
   Bytes a_align = 16, b_align = 16;
   bool a_can_pipeline = false, b_can_pipeline = false;  ///< loads of >= 32 bits per thread
   int a_load_bits = 0, b_load_bits = 0;                 ///< bits one thread loads per access
-  /// A load that is not pipelined still goes through shared memory (always for wgmma/tcgen05;
-  /// for mma v2 only when its conversion to the dot operand needs it).
-  bool a_reg_smem = true, b_reg_smem = true;
+  /// Whether a load that is not pipelined still goes through shared memory (always for
+  /// wgmma/tcgen05; for mma v2 only when its conversion to the dot operand needs it): 1, 0, or
+  /// -1 when not answered yet (reg_smem() answers it).
+  std::int8_t a_reg_smem = -1, b_reg_smem = -1;
   bool fp8_promoted = false;  ///< fp8 operands of mma.sync converted to f16 in registers
   bool fp8_block = false;
-  bool a_scale_expensive = false, b_scale_expensive = false;  ///< numel >= 32·num_warps
-  Bytes a_scale_cvt = 0, b_scale_cvt = 0;  ///< in-loop scale conversion scratch (0: none)
-  Bytes b_scale_buffer = 0;                ///< BN·4: async tcgen05's 1-deep b_scale buffer
-  Bytes epilogue_cvt = 0;                  ///< the epilogue's conversion scratch (0: none)
-  int instr_n = 0;                         ///< wgmma N
-  int warps_m = 1, warps_n = 1;            ///< the accumulator's warpsPerCTA
+  Bytes a_scale_cvt = 0;       ///< in-loop a_scale conversion scratch (0: none)
+  Bytes b_scale_cvt = -1;      ///< in-loop b_scale conversion scratch; -1: not answered yet
+  Bytes b_scale_buffer = 0;    ///< BN·4: async tcgen05's 1-deep b_scale buffer
+  Bytes epilogue_cvt = 0;      ///< the epilogue's conversion scratch (0: none)
+  int instr_n = 0;             ///< wgmma N
+  int warps_m = 1, warps_n = 1;  ///< the accumulator's warpsPerCTA
   /// Why wgmma/tcgen05 is not used on sm_90/sm_100 (empty: it is, or the arch has neither).
   const char* fallback = "";
 };
+
+/// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
+void clear_layout_memo();
+
+/// Does operand `op` (0: A, 1: B), when not pipelined, go through shared memory?
+bool reg_smem(const Decisions& d, int op);
+/// The in-loop b_scale conversion scratch of a synchronous MMA (fp8 block-wise).
+Bytes b_scale_cvt(const Decisions& d);
 
 /// Triton's checks that make the config fail to compile (invalid), as error diagnostics:
 /// num_warps, power-of-two blocks, tensor size, fp8 support, tl.dot's minimum K. True when any.
 bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& why);
 
-/// The stage-independent decisions (every layout-conversion question answered once).
-Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k);
+/// The stage-independent decisions: every layout-conversion question the kernel's own
+/// num_stages (`stages`) needs, answered once. The questions only another stage count can raise
+/// (a load that num_stages 1 does not pipeline) are answered when asked.
+Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int stages);
 
 /// num_warps as compiled (CUDAOptions default 4).
 int num_warps_of(const KernelConfig& cfg);

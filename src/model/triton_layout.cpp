@@ -1,6 +1,7 @@
 #include "triton_layout.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace tilefit::model::triton {
 namespace {
@@ -25,8 +26,8 @@ namespace {
 // =============================================================================================
 
 struct Basis {
-  int dim = -1;  ///< -1: a zero basis
-  std::uint32_t v = 0;
+  int dim;  ///< -1: a zero basis
+  std::uint32_t v;
 };
 
 struct Builder {
@@ -34,7 +35,7 @@ struct Builder {
   int nout = 2;
   std::array<int, 2> cur{0, 0};        ///< log2 size of each out-dimension so far
   std::array<int, kInDims> n{};
-  std::array<std::array<Basis, kMaxBases>, kInDims> bases{};
+  std::array<std::array<Basis, kMaxBases>, kInDims> bases;  ///< first n[in] meaningful
 
   void push(int in, int dim, std::uint32_t v) {
     if (n[in] < kMaxBases) bases[in][n[in]++] = {dim, v};
@@ -126,7 +127,7 @@ Builder tmem_builder(const Accumulator& a) {
   const int bm = a.bm_log2, bn = a.bn_log2;
   const int block_n = std::min(bn, 8);
   const int t = a.num_warps >= 8 ? 1 : 0;
-  std::array<Basis, kMaxBases> col{};
+  std::array<Basis, kMaxBases> col;
   int nc = 0;
   auto add = [&](int dim, std::uint32_t v) {
     if (nc < kMaxBases) col[nc++] = {dim, v};
@@ -163,10 +164,11 @@ Builder tmem_builder(const Accumulator& a) {
 
 /// A short list of vectors.
 struct Vecs {
+  static constexpr int kCap = 48;
   int n = 0;
-  std::array<std::uint32_t, 64> v{};
+  std::array<std::uint32_t, kCap> v;  ///< first n meaningful
   void push(std::uint32_t x) {
-    if (n < 64) v[n++] = x;
+    if (n < kCap) v[n++] = x;
   }
   bool contains(std::uint32_t x) const {
     for (int i = 0; i < n; ++i)
@@ -189,7 +191,7 @@ Vecs vecs_of(const std::uint32_t* p, int n) {
 
 /// Row-echelon form keyed by the lowest set bit.
 struct Echelon {
-  std::array<std::uint32_t, 32> row{};
+  std::array<std::uint32_t, 32> row;  ///< meaningful where piv has the bit
   std::uint32_t piv = 0;  ///< bit p: row[p] is the row with lowest bit p
 
   void add(std::uint32_t v) {
@@ -237,6 +239,13 @@ Vecs nullspace_basis(const Vecs& vectors, int dim) {
 
 bool is_pow2(std::uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
+/// Population count without a library call (the build does not assume -mpopcnt).
+inline int popcount(std::uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
 /// intersectionBasis (GenericSwizzling.cpp:218): the fast path when both lists are powers of two
 /// (no zero vector), else the nullspace of the two nullspaces.
 Vecs intersection_basis(const Vecs& b1, const Vecs& b2, int dim) {
@@ -244,9 +253,11 @@ Vecs intersection_basis(const Vecs& b1, const Vecs& b2, int dim) {
   for (int i = 0; i < b1.n && pow2; ++i) pow2 = is_pow2(b1.v[i]);
   for (int i = 0; i < b2.n && pow2; ++i) pow2 = is_pow2(b2.v[i]);
   if (pow2) {
+    std::uint32_t m2 = 0;
+    for (int i = 0; i < b2.n; ++i) m2 |= b2.v[i];
     Vecs out;
     for (int i = 0; i < b1.n; ++i)
-      if (b1.v[i] != 0 && b2.contains(b1.v[i])) out.push(b1.v[i]);
+      if (b1.v[i] & m2) out.push(b1.v[i]);
     return out;
   }
   Vecs both = nullspace_basis(b1, dim);
@@ -254,29 +265,82 @@ Vecs intersection_basis(const Vecs& b1, const Vecs& b2, int dim) {
   return nullspace_basis(both, dim);
 }
 
-/// computeSegment (GenericSwizzling.cpp:144-189).
-Vecs compute_segment(const Vecs& bank_src, const Vecs& bank_dst, int dim, int len) {
-  Vecs src, dst;  // as sets, without 0
-  for (int i = 0; i < bank_src.n; ++i)
-    if (bank_src.v[i] != 0 && !src.contains(bank_src.v[i])) src.push(bank_src.v[i]);
-  for (int i = 0; i < bank_dst.n; ++i)
-    if (bank_dst.v[i] != 0 && !dst.contains(bank_dst.v[i])) dst.push(bank_dst.v[i]);
+/// rank of the span of `v`.
+int rank_of(const Vecs& v) {
+  Echelon e;
+  for (int i = 0; i < v.n; ++i) e.add(v.v[i]);
+  return popcount(e.piv);
+}
+
+/// |intersectionBasis(seg, tile, dim)|, as bankConflicts uses it. On the fast path (both lists
+/// powers of two) it is the entries of seg found in tile; otherwise the nullspace of the two
+/// nullspaces is a basis of span(seg) ∩ span(tile), so its size is that intersection's
+/// dimension: rank(seg) - rank(seg projected off span(tile)) when tile is made of unit vectors
+/// (always, for these layouts), else rank(seg) + rank(tile) - rank(seg ∪ tile).
+int intersection_size(const Vecs& seg, int& seg_rank, const Vecs& tile) {
+  bool seg_pow2 = true, tile_pow2 = true;
+  std::uint32_t tile_mask = 0;
+  for (int i = 0; i < seg.n && seg_pow2; ++i) seg_pow2 = is_pow2(seg.v[i]);
+  for (int i = 0; i < tile.n; ++i) {
+    tile_pow2 = tile_pow2 && is_pow2(tile.v[i]);
+    tile_mask |= tile.v[i];
+  }
+  if (seg_pow2 && tile_pow2) {
+    int count = 0;
+    for (int i = 0; i < seg.n; ++i)
+      if (seg.v[i] & tile_mask) ++count;
+    return count;
+  }
+  if (seg_rank < 0) seg_rank = rank_of(seg);
+  if (tile_pow2) {
+    Echelon e;
+    for (int i = 0; i < seg.n; ++i) e.add(seg.v[i] & ~tile_mask);
+    return seg_rank - popcount(e.piv);
+  }
+  Vecs both = seg;
+  both.append(tile);
+  return seg_rank + rank_of(tile) - rank_of(both);
+}
+
+/// A set of non-zero vectors (Python's set() in the reference): the powers of two as a bit mask,
+/// the others listed. Layout bases are almost always powers of two.
+struct VecSet {
+  std::uint32_t pow2 = 0;
+  Vecs other;
+  void add(std::uint32_t x) {
+    if (x == 0) return;
+    if (is_pow2(x))
+      pow2 |= x;
+    else if (!other.contains(x))
+      other.push(x);
+  }
+  void add(const Vecs& v) {
+    for (int i = 0; i < v.n; ++i) add(v.v[i]);
+  }
+  bool contains(std::uint32_t x) const { return is_pow2(x) ? (pow2 & x) != 0 : other.contains(x); }
+  /// The members not in `o`, ascending.
+  Vecs minus_sorted(const VecSet& o) const {
+    Vecs r;
+    for (std::uint32_t m = pow2 & ~o.pow2; m != 0; m &= m - 1) r.push(m & (~m + 1));
+    for (int i = 0; i < other.n; ++i)
+      if (!o.other.contains(other.v[i])) r.push(other.v[i]);
+    std::sort(r.v.begin(), r.v.begin() + r.n);
+    return r;
+  }
+};
+
+/// computeSegment (GenericSwizzling.cpp:144-189), with the two banks as sets (0 left out).
+Vecs compute_segment(const VecSet& src, const VecSet& dst, int dim, int len) {
   Vecs segment;
   for (int b = 0; b < dim; ++b) {
     const std::uint32_t x = std::uint32_t{1} << b;
-    if (!src.contains(x) && !dst.contains(x)) segment.push(x);
+    if (!(src.pow2 & x) && !(dst.pow2 & x)) segment.push(x);
   }
   if (segment.n >= len) {
     segment.truncate(len);
     return segment;
   }
-  Vecs a, bb;
-  for (int i = 0; i < src.n; ++i)
-    if (!dst.contains(src.v[i])) a.push(src.v[i]);
-  for (int i = 0; i < dst.n; ++i)
-    if (!src.contains(dst.v[i])) bb.push(dst.v[i]);
-  std::sort(a.v.begin(), a.v.begin() + a.n);
-  std::sort(bb.v.begin(), bb.v.begin() + bb.n);
+  Vecs a = src.minus_sorted(dst), bb = dst.minus_sorted(src);
   if (a.n > bb.n) std::swap(a, bb);
   const int lbc = std::min(std::max(0, len - a.n - segment.n), a.n);
   for (int i = lbc; i < a.n; ++i) segment.push(a.v[i] ^ bb.v[i]);
@@ -293,14 +357,22 @@ Vecs compute_segment(const Vecs& bank_src, const Vecs& bank_dst, int dim, int le
 // lane, warp order) and the target expressed as their XOR (free columns 0).
 // =============================================================================================
 
+/// A's in-coordinates as one bit set: register basis i at bit i, lane basis i at bit 32 + i,
+/// warp basis i at bit 48 + i (a layout has 5 lane bases and at most 5 warp bases here).
 struct Coords {
-  std::array<std::uint32_t, kInDims> m{};  ///< bit i of m[d]: A's basis i of in-dimension d
+  std::uint64_t bits;
+  std::uint32_t m(int d) const {
+    return d == kReg ? static_cast<std::uint32_t>(bits)
+                     : static_cast<std::uint32_t>((bits >> (d == kLane ? 32 : 48)) & 0xFFFFu);
+  }
 };
+constexpr int kCoordShift[kInDims] = {0, 32, 48};
+constexpr Coords kNoCoords{0};
 
 struct Composed {
   bool ok = true;
   std::array<int, kInDims> n{};
-  std::array<std::array<Coords, kMaxBases>, kInDims> c{};
+  std::array<std::array<Coords, kMaxBases>, kInDims> c;  ///< first n[d] meaningful
 };
 
 bool same_bases(const Flat& a, const Flat& b, int d) {
@@ -310,53 +382,71 @@ bool same_bases(const Flat& a, const Flat& b, int d) {
   return true;
 }
 
-Composed invert_and_compose(const Flat& B, const Flat& A) {
-  Composed out;
+/// The lstsq half of invertAndCompose: A's columns eliminated once, then any of B's bases can be
+/// expressed in A's coordinates. Layout bases are almost always single bits, which go straight
+/// into the pivot table.
+struct Solver {
   std::array<bool, kInDims> ident{};
-  for (int d = 0; d < kInDims; ++d) ident[d] = same_bases(A, B, d);
-  std::array<std::uint32_t, 32> pvec{};
-  std::array<Coords, 32> pmask{};
+  std::array<std::uint32_t, 32> pvec;
+  std::array<std::uint64_t, 32> pmask;
   std::uint32_t has = 0;
-  for (int d = 0; d < kInDims; ++d) {
-    if (ident[d]) continue;
-    for (int i = 0; i < A.n[d]; ++i) {
-      std::uint32_t vec = A.b[d][i];
-      Coords mask;
-      mask.m[d] = std::uint32_t{1} << i;
-      while (vec != 0) {
-        const int lb = __builtin_ctz(vec);
-        if ((has >> lb) & 1u) {
+  bool ok = true;
+
+  Solver(const Flat& B, const Flat& A) {
+    if (A.n[kLane] > 16 || A.n[kWarp] > 16) {  // never: 32 lanes, at most 32 warps
+      ok = false;
+      return;
+    }
+    for (int d = 0; d < kInDims; ++d) ident[d] = same_bases(A, B, d);
+    for (int d = 0; d < kInDims; ++d) {
+      if (ident[d]) continue;
+      for (int i = 0; i < A.n[d]; ++i) {
+        std::uint32_t vec = A.b[d][i];
+        std::uint64_t mask = std::uint64_t{1} << (kCoordShift[d] + i);
+        while (vec != 0) {
+          const int lb = __builtin_ctz(vec);
+          if (!((has >> lb) & 1u)) {
+            pvec[lb] = vec;
+            pmask[lb] = mask;
+            has |= std::uint32_t{1} << lb;
+            break;
+          }
           vec ^= pvec[lb];
-          for (int k = 0; k < kInDims; ++k) mask.m[k] ^= pmask[lb].m[k];
-        } else {
-          pvec[lb] = vec;
-          pmask[lb] = mask;
-          has |= std::uint32_t{1} << lb;
-          break;
+          mask ^= pmask[lb];
         }
       }
     }
   }
+
+  /// B's basis i of in-dimension d, in A's coordinates; false when it is not in A's image.
+  bool solve(const Flat& B, int d, int i, Coords& r) const {
+    if (ident[d]) {
+      r.bits = std::uint64_t{1} << (kCoordShift[d] + i);
+      return true;
+    }
+    std::uint32_t vec = B.b[d][i];
+    r.bits = 0;
+    while (vec != 0) {
+      const int lb = __builtin_ctz(vec);
+      if (!((has >> lb) & 1u)) return false;
+      vec ^= pvec[lb];
+      r.bits ^= pmask[lb];
+    }
+    return true;
+  }
+};
+
+Composed invert_and_compose(const Flat& B, const Flat& A) {
+  Composed out;
+  const Solver solver(B, A);
+  if (!solver.ok) {
+    out.ok = false;
+    return out;
+  }
   for (int d = 0; d < kInDims; ++d) {
     out.n[d] = B.n[d];
-    for (int i = 0; i < B.n[d]; ++i) {
-      Coords r;
-      if (ident[d]) {
-        r.m[d] = std::uint32_t{1} << i;
-      } else {
-        std::uint32_t vec = B.b[d][i];
-        while (vec != 0) {
-          const int lb = __builtin_ctz(vec);
-          if (!((has >> lb) & 1u)) {
-            out.ok = false;  // B's image is not inside A's (never for these layouts)
-            break;
-          }
-          vec ^= pvec[lb];
-          for (int k = 0; k < kInDims; ++k) r.m[k] ^= pmask[lb].m[k];
-        }
-      }
-      out.c[d][i] = r;
-    }
+    for (int i = 0; i < B.n[d]; ++i)
+      if (!solver.solve(B, d, i, out.c[d][i])) out.ok = false;  // never for these layouts
   }
   return out;
 }
@@ -370,18 +460,24 @@ Composed invert_and_compose(const Flat& B, const Flat& A) {
 /// be removed when (a) comp maps d onto itself as the identity, (b) no other remaining in-dimension
 /// maps into d, (c) d maps into no other remaining dimension. Returns the remaining dimensions as
 /// a bit set (bit kReg always set).
-unsigned minimal_cvt(const Flat& src, const Flat& dst, bool& ok) {
-  const Composed comp = invert_and_compose(dst, src);
+unsigned minimal_cvt(const Flat& src, const Flat& dst, const Solver& comp, bool& ok) {
   ok = comp.ok;
+  if (!ok) return 0;
+  // comp: dst's bases in src's coordinates.
+  std::array<std::array<Coords, kMaxBases>, kInDims> c;
+  for (int d = 0; d < kInDims; ++d)
+    for (int i = 0; i < dst.n[d]; ++i)
+      if (!comp.solve(dst, d, i, c[d][i])) ok = false;  // never for these layouts
+  if (!ok) return 0;
   unsigned remaining = (1u << kReg) | (1u << kLane) | (1u << kWarp);
   for (int d : {kWarp, kLane}) {
     const int nd = dst.n[d];
     bool can = nd == src.n[d];
-    for (int i = 0; i < nd && can; ++i) can = comp.c[d][i].m[d] == (std::uint32_t{1} << i);
+    for (int i = 0; i < nd && can; ++i) can = c[d][i].m(d) == (std::uint32_t{1} << i);
     for (int o = 0; o < kInDims && can; ++o) {
       if (o == d || !((remaining >> o) & 1u)) continue;
-      for (int i = 0; i < dst.n[o] && can; ++i) can = comp.c[o][i].m[d] == 0;
-      for (int i = 0; i < nd && can; ++i) can = comp.c[d][i].m[o] == 0;
+      for (int i = 0; i < dst.n[o] && can; ++i) can = c[o][i].m(d) == 0;
+      for (int i = 0; i < nd && can; ++i) can = c[d][i].m(o) == 0;
     }
     if (!can) break;
     remaining &= ~(1u << d);
@@ -412,7 +508,7 @@ int mixed_transpositions(const Flat& src, const Flat& dst) {
   std::array<std::array<std::array<std::uint32_t, 2>, kMaxBases>, 2> pb{};
   const int count[2] = {S.n[kReg], S.n[kLane]};
   for (int dn = 0; dn < 2; ++dn)
-    for (int i = 0; i < count[dn]; ++i) pb[dn][i] = {P.c[dn][i].m[kReg], P.c[dn][i].m[kLane]};
+    for (int i = 0; i < count[dn]; ++i) pb[dn][i] = {P.c[dn][i].m(kReg), P.c[dn][i].m(kLane)};
   std::array<std::pair<int, int>, 2 * kMaxBases> src_free{}, dst_free{};
   int nsf = 0, ndf = 0;
   for (int dn = 0; dn < 2; ++dn) {
@@ -481,12 +577,14 @@ struct Swizzle {
 
 /// The core of optimalSwizzling (GenericSwizzling.cpp:389-455) with buildReps (:102-142): only
 /// the segment (for bank conflicts) and the number of reps (the scratch size) are needed.
-Swizzle swizzle_core(const Flat& s, const Flat& d, int bits, const Vecs& vb, const Vecs& tile_s,
-                     const Vecs& tile_d, int leave_reps) {
-  const int dim = s.dim;
-  Vecs bank_s = vb, bank_d = vb;
-  bank_s.append(tile_s);
-  bank_d.append(tile_d);
+/// `regs_s`, `regs_d`: the register bases of the two layouts as sets.
+Swizzle swizzle_core(int dim, const VecSet& regs_s, const VecSet& regs_d, int bits, const Vecs& vb,
+                     const Vecs& tile_s, const Vecs& tile_d, int leave_reps) {
+  VecSet bank_s, bank_d;
+  bank_s.add(vb);
+  bank_s.add(tile_s);
+  bank_d.add(vb);
+  bank_d.add(tile_d);
   const long long x = (1LL << vb.n) * bits;
   int len_b = 0;
   if (1024 / x >= 1) len_b = 63 - __builtin_clzll(static_cast<unsigned long long>(1024 / x));
@@ -495,11 +593,9 @@ Swizzle swizzle_core(const Flat& s, const Flat& d, int bits, const Vecs& vb, con
   const Vecs seg = compute_segment(bank_s, bank_d, dim, len_s);
   Swizzle out;
   int leave = leave_reps;
-  const Vecs src_regs = vecs_of(s.b[kReg].data(), s.n[kReg]);
-  const Vecs dst_regs = vecs_of(d.b[kReg].data(), d.n[kReg]);
   for (int i = 0; i < seg.n; ++i) {
     const std::uint32_t v = seg.v[i];
-    if (src_regs.contains(v) && dst_regs.contains(v)) {
+    if (regs_s.contains(v) && regs_d.contains(v)) {
       if (leave > 0) {
         --leave;
         out.segment.push(v);
@@ -513,19 +609,95 @@ Swizzle swizzle_core(const Flat& s, const Flat& d, int bits, const Vecs& vb, con
   return out;
 }
 
+/// The same core when every vector involved is a single bit (or 0): the layouts here always
+/// give that, and the sets of computeSegment and buildReps become bit masks. Equivalent to
+/// swizzle_core: tests/triton_model_test.cpp compares cvt_scratch_elems with
+/// cvt_scratch_elems_general, which never takes this path.
+Swizzle swizzle_core_bits(int dim, std::uint32_t regs_s, std::uint32_t regs_d, int bits,
+                          std::uint32_t vb, int nvb, std::uint32_t tile_s, std::uint32_t tile_d,
+                          int leave_reps) {
+  const std::uint32_t bank_s = vb | tile_s, bank_d = vb | tile_d;
+  const long long x = (1LL << nvb) * bits;
+  int len_b = 0;
+  if (1024 / x >= 1) len_b = 63 - __builtin_clzll(static_cast<unsigned long long>(1024 / x));
+  len_b = std::min(len_b, dim - nvb);
+  const int len = dim - len_b - nvb;
+  // computeSegment: the unit vectors in neither bank, then (when short) pairs A[i] ^ B[i] of
+  // the bank-only vectors, then the first lbc of each.
+  Vecs seg;
+  const std::uint32_t all = dim >= 32 ? ~0u : (std::uint32_t{1} << dim) - 1;
+  const std::uint32_t free = all & ~(bank_s | bank_d);
+  for (std::uint32_t m = free; m != 0 && seg.n < len; m &= m - 1) seg.push(m & (~m + 1));
+  if (seg.n < len) {
+    std::uint32_t a = bank_s & ~bank_d, b = bank_d & ~bank_s;
+    if (popcount(a) > popcount(b)) std::swap(a, b);
+    const int na = popcount(a);
+    const int lbc = std::min(std::max(0, len - na - seg.n), na);
+    std::array<std::uint32_t, 32> av, bv;
+    int i = 0;
+    for (std::uint32_t m = a; m != 0; m &= m - 1) av[i++] = m & (~m + 1);
+    i = 0;
+    for (std::uint32_t m = b; m != 0 && i < 32; m &= m - 1) bv[i++] = m & (~m + 1);
+    for (int k = lbc; k < na; ++k) seg.push(av[k] ^ bv[k]);
+    for (int k = 0; k < lbc; ++k) seg.push(av[k]);
+    for (int k = 0; k < lbc; ++k) seg.push(bv[k]);
+    seg.truncate(len);
+  }
+  // buildReps: a segment vector that is a register of both layouts is a rep, after the first
+  // leave_reps of them.
+  Swizzle out;
+  int leave = leave_reps;
+  for (int k = 0; k < seg.n; ++k) {
+    const std::uint32_t v = seg.v[k];
+    if (is_pow2(v) && (regs_s & v) && (regs_d & v)) {
+      if (leave > 0) {
+        --leave;
+        out.segment.push(v);
+      } else {
+        ++out.reps;
+      }
+    } else {
+      out.segment.push(v);
+    }
+  }
+  return out;
+}
+
+/// 2^|intersectionBasis(segment, tile)| - 1 for a tile of unit vectors (and zeros) with bit
+/// mask `tm`: the count of segment entries in the tile when both are all powers of two, else the
+/// dimension of span(segment) ∩ span(tile) = rank(segment) - rank(segment off tm).
+int conflicts_bits(const Vecs& seg, std::uint32_t tm, bool tile_has_zero) {
+  bool seg_pow2 = true;
+  int count = 0;
+  for (int i = 0; i < seg.n; ++i) {
+    seg_pow2 = seg_pow2 && is_pow2(seg.v[i]);
+    if (seg.v[i] & tm) ++count;
+  }
+  if (!(seg_pow2 && !tile_has_zero)) {
+    Echelon full, off;
+    for (int i = 0; i < seg.n; ++i) {
+      full.add(seg.v[i]);
+      off.add(seg.v[i] & ~tm);
+    }
+    count = popcount(full.piv) - popcount(off.piv);
+  }
+  return (1 << count) - 1;
+}
+
 /// Lazily computed per-pair inputs of optimalSwizzlingTile: both compositions and both orders of
 /// the register intersection (the two calls differ only in which side is "a").
 struct TileContext {
   TileContext(const Flat& src, const Flat& dst) : s(src), d(dst) {}
   const Flat& s;
   const Flat& d;
-  bool have[2] = {false, false};
-  Composed cvt[2];  ///< [0]: d in s's coordinates (a = s), [1]: s in d's (a = d)
+  /// [0]: a = s, b = d; [1]: a = d, b = s. Built when first needed.
+  std::optional<Solver> solver[2];
   bool have_vb[2] = {false, false};
   Vecs vb[2];
 };
 
 /// optimalSwizzlingTile (GenericSwizzling.cpp:310-387). `swap` false: a = src, b = dst.
+/// cvt = b.invertAndCompose(a) is needed only for b's contiguous lanes.
 bool swizzle_tile(TileContext& ctx, int n_reg_a, int n_reg_b, const MemTile& ta, const MemTile& tb,
                   bool swap, Vecs& result) {
   if (n_reg_a < n_reg_b) return swizzle_tile(ctx, n_reg_b, n_reg_a, tb, ta, !swap, result);
@@ -537,28 +709,27 @@ bool swizzle_tile(TileContext& ctx, int n_reg_a, int n_reg_b, const MemTile& ta,
                                    vecs_of(b.b[kReg].data(), b.n[kReg]), a.dim);
     ctx.have_vb[k] = true;
   }
-  Vecs vb = ctx.vb[k];
+  const Vecs& vb = ctx.vb[k];
   if (vb.n < n_reg_b) return false;
-  vb.truncate(n_reg_b);
   for (int i = 0; i < ta.ncontig; ++i)
     if (ta.contig[i] >= a.n[kLane] || a.b[kLane][ta.contig[i]] == 0) return false;
   for (int i = 0; i < tb.ncontig; ++i)
     if (tb.contig[i] >= b.n[kLane] || b.b[kLane][tb.contig[i]] == 0) return false;
-  if (!ctx.have[k]) {
-    ctx.cvt[k] = invert_and_compose(b, a);
-    ctx.have[k] = true;
-  }
-  const Composed& cvt = ctx.cvt[k];
+  if (!ctx.solver[k]) ctx.solver[k].emplace(b, a);
+  const Solver& cvt = *ctx.solver[k];
   if (!cvt.ok) return false;
+  Coords c;
   for (int i = 0; i < n_reg_a - n_reg_b; ++i)
-    if (cvt.c[kLane][tb.contig[i]].m[kReg] == 0) return false;
+    if (!cvt.solve(b, kLane, tb.contig[i], c) || c.m(kReg) == 0) return false;
   if (ta.ncontig > 0) {
     const int off = tb.ncontig - ta.ncontig;
     for (int i = 0; i < ta.ncontig; ++i)
-      if (cvt.c[kLane][tb.contig[off + i]].m[kLane] != (std::uint32_t{1} << ta.contig[i]))
+      if (!cvt.solve(b, kLane, tb.contig[off + i], c) ||
+          c.m(kLane) != (std::uint32_t{1} << ta.contig[i]))
         return false;
   }
-  result = vb;
+  result.n = 0;
+  for (int i = 0; i < n_reg_b; ++i) result.push(vb.v[i]);
   for (int i = 0; i < tb.ncontig; ++i) result.push(b.b[kLane][tb.contig[i]]);
   return true;
 }
@@ -622,17 +793,24 @@ Swizzle swizzle_ldst(const Flat& s, const Flat& d, int bits) {
   Vecs ts, td;
   for (int i = 0; i < s.n[kLane] - log2vec; ++i) ts.push(s.b[kLane][i]);
   for (int i = 0; i < d.n[kLane] - log2vec; ++i) td.push(d.b[kLane][i]);
-  return swizzle_core(s, d, bits, vb, ts, td, 0);
+  VecSet regs_s, regs_d;
+  regs_s.add(reg_s);
+  regs_d.add(reg_d);
+  return swizzle_core(dim, regs_s, regs_d, bits, vb, ts, td, 0);
 }
 
 /// optimalSwizzling (GenericSwizzling.cpp:598-712): every (source tile, destination tile) pair of
 /// instructions that optimalSwizzlingTile accepts is tried; the one with the fewest bank
 /// conflicts (read-1)+(write-1) wins, ties to more reps (:700-709); none → optimalSwizzlingLdSt.
 Swizzle optimal_swizzling(const Flat& s, const Flat& d, const MemTile* src_tiles, int nsrc,
-                          const MemTile* dst_tiles, int ndst, int bits) {
-  const int dim = s.dim;
+                          const MemTile* dst_tiles, int ndst, int bits,
+                          std::optional<Solver>&& d_in_s, bool allow_bits = true) {
   const int total = 31 - __builtin_clz(static_cast<unsigned>(128 / bits));
   TileContext ctx(s, d);
+  ctx.solver[0] = std::move(d_in_s);
+  VecSet regs_s, regs_d;
+  for (int i = 0; i < s.n[kReg]; ++i) regs_s.add(s.b[kReg][i]);
+  for (int i = 0; i < d.n[kReg]; ++i) regs_d.add(d.b[kReg][i]);
   bool found = false;
   int best_conflicts = 0, best_reps = 0;
   Swizzle best;
@@ -645,10 +823,37 @@ Swizzle optimal_swizzling(const Flat& s, const Flat& d, const MemTile* src_tiles
       Vecs tile_s, tile_d;
       if (!get_tile(ts, s, vb, tile_s) || !get_tile(td, d, vb, tile_d)) continue;
       const int leave = std::min(ts.ncontig + ts.naddr - 3, td.ncontig + td.naddr - 3);
-      Swizzle sw = swizzle_core(s, d, bits, vb, tile_s, tile_d, leave);
-      const int write = (1 << intersection_basis(sw.segment, tile_s, dim).n) - 1;
-      const int read = (1 << intersection_basis(sw.segment, tile_d, dim).n) - 1;
-      const int conflicts = read + write;
+      // Single-bit vectors (always, for these layouts): bit-mask arithmetic.
+      std::uint32_t vbm = 0, tsm = 0, tdm = 0;
+      bool single = allow_bits && regs_s.other.n == 0 && regs_d.other.n == 0;
+      bool zero_s = false, zero_d = false;
+      for (int i = 0; i < vb.n && single; ++i) {
+        single = is_pow2(vb.v[i]);
+        vbm |= vb.v[i];
+      }
+      for (int i = 0; i < tile_s.n && single; ++i) {
+        single = tile_s.v[i] == 0 || is_pow2(tile_s.v[i]);
+        zero_s = zero_s || tile_s.v[i] == 0;
+        tsm |= tile_s.v[i];
+      }
+      for (int i = 0; i < tile_d.n && single; ++i) {
+        single = tile_d.v[i] == 0 || is_pow2(tile_d.v[i]);
+        zero_d = zero_d || tile_d.v[i] == 0;
+        tdm |= tile_d.v[i];
+      }
+      Swizzle sw;
+      int conflicts;
+      if (single) {
+        sw = swizzle_core_bits(s.dim, regs_s.pow2, regs_d.pow2, bits, vbm, vb.n, tsm, tdm, leave);
+        conflicts = conflicts_bits(sw.segment, tsm, zero_s) + conflicts_bits(sw.segment, tdm, zero_d);
+      } else {
+        sw = swizzle_core(s.dim, regs_s, regs_d, bits, vb, tile_s, tile_d, leave);
+        // bankConflicts (GenericSwizzling.cpp:243-261): 2^|segment ∩ tile| - 1 per side.
+        int seg_rank = -1;  // computed when needed
+        const int write = (1 << intersection_size(sw.segment, seg_rank, tile_s)) - 1;
+        const int read = (1 << intersection_size(sw.segment, seg_rank, tile_d)) - 1;
+        conflicts = read + write;
+      }
       if (!found || conflicts < best_conflicts ||
           (conflicts == best_conflicts && sw.reps > best_reps)) {
         found = true;
@@ -732,17 +937,34 @@ Flat dot_operand_layout(int op_idx, int k_width_log2, const std::array<int, 2>& 
   return b.finish(shape, 2, true, -1);
 }
 
-bool cvt_needs_smem(const Flat& src, const Flat& dst) {
+namespace {
+
+/// cvtNeedsSharedMemory with a prepared dst.invertAndCompose(src).
+bool needs_smem(const Flat& src, const Flat& dst, const Solver& comp) {
   bool ok = true;
-  const unsigned remaining = minimal_cvt(src, dst, ok);
+  const unsigned remaining = minimal_cvt(src, dst, comp, ok);
   if (!ok) return true;
   if (remaining == (1u << kReg)) return false;
   if (remaining == ((1u << kReg) | (1u << kLane))) return mixed_transpositions(src, dst) >= 2;
   return true;
 }
 
-std::int64_t cvt_scratch_elems(const Flat& src, const Flat& dst, int bits, int cc) {
-  const Flat s = remove_broadcast_regs(src), d = remove_broadcast_regs(dst);
+}  // namespace
+
+bool cvt_needs_smem(const Flat& src, const Flat& dst) { return needs_smem(src, dst, Solver(dst, src)); }
+
+namespace {
+bool has_broadcast_regs(const Flat& f) {
+  for (int i = 0; i < f.n[kReg]; ++i)
+    if (f.b[kReg][i] == 0) return true;
+  return false;
+}
+}  // namespace
+
+namespace {
+
+std::int64_t scratch_elems(const Flat& s, const Flat& d, int bits, int cc, std::optional<Solver>&& solver,
+                           bool allow_bits = true) {
   // getSrcDstTiles (lib/Conversion/TritonGPUToLLVM/Utility.cpp:42-73) with NVIDIA's
   // TargetInfo (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TargetInfo.h:30-31): ldmatrix from
   // cc 75, stmatrix from cc 90; matrix tiles for elements of at most 32 bits, .trans for 16.
@@ -757,8 +979,36 @@ std::int64_t cvt_scratch_elems(const Flat& src, const Flat& dst, int bits, int c
     if (st) src_tiles[ns++] = kLdStMatrixT;
     if (ld) dst_tiles[nd++] = kLdStMatrixT;
   }
-  const Swizzle sw = optimal_swizzling(s, d, src_tiles, ns, dst_tiles, nd, bits);
+  const Swizzle sw =
+      optimal_swizzling(s, d, src_tiles, ns, dst_tiles, nd, bits, std::move(solver), allow_bits);
   return (std::int64_t{1} << s.dim) >> sw.reps;
+}
+
+}  // namespace
+
+std::int64_t cvt_scratch_elems(const Flat& src, const Flat& dst, int bits, int cc) {
+  Flat s_copy, d_copy;
+  const Flat* sp = &src;
+  const Flat* dp = &dst;
+  if (has_broadcast_regs(src)) sp = &(s_copy = remove_broadcast_regs(src));
+  if (has_broadcast_regs(dst)) dp = &(d_copy = remove_broadcast_regs(dst));
+  return scratch_elems(*sp, *dp, bits, cc, std::nullopt);
+}
+
+std::int64_t cvt_scratch_elems_general(const Flat& src, const Flat& dst, int bits, int cc) {
+  return scratch_elems(remove_broadcast_regs(src), remove_broadcast_regs(dst), bits, cc,
+                       std::nullopt, false);
+}
+
+std::int64_t cvt_scratch_if_needed(const Flat& src, const Flat& dst, int bits, int cc) {
+  if (has_broadcast_regs(src) || has_broadcast_regs(dst)) {
+    if (!cvt_needs_smem(src, dst)) return 0;
+    return cvt_scratch_elems(src, dst, bits, cc);
+  }
+  // Without broadcast registers both questions use the same dst.invertAndCompose(src).
+  std::optional<Solver> comp(std::in_place, dst, src);
+  if (!needs_smem(src, dst, *comp)) return 0;
+  return scratch_elems(src, dst, bits, cc, std::move(comp));
 }
 
 }  // namespace tilefit::model::triton

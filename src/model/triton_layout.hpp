@@ -33,7 +33,9 @@ inline constexpr int kMaxBases = 32;
 struct Flat {
   int dim = 0;
   std::array<int, kInDims> n{};
-  std::array<std::array<std::uint32_t, kMaxBases>, kInDims> b{};
+  /// Only the first n[d] entries of b[d] are meaningful (left uninitialised: layouts are built
+  /// and copied often, and this keeps that cheap).
+  std::array<std::array<std::uint32_t, kMaxBases>, kInDims> b;
 
   void push(int in, std::uint32_t v) {
     if (n[in] < kMaxBases) b[in][n[in]++] = v;
@@ -91,5 +93,11 @@ bool cvt_needs_smem(const Flat& src, const Flat& dst);
 /// third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Allocation.cpp:45-59). `cc` decides which
 /// ldmatrix/stmatrix tiles exist (TargetInfo.h:30-31).
 std::int64_t cvt_scratch_elems(const Flat& src, const Flat& dst, int bits, int cc);
+
+/// cvt_scratch_elems without the single-bit shortcut of the swizzle search (for the tests).
+std::int64_t cvt_scratch_elems_general(const Flat& src, const Flat& dst, int bits, int cc);
+
+/// cvt_scratch_elems when cvt_needs_smem, else 0 (the two questions share their work).
+std::int64_t cvt_scratch_if_needed(const Flat& src, const Flat& dst, int bits, int cc);
 
 }  // namespace tilefit::model::triton

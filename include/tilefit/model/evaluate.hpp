@@ -1,6 +1,8 @@
 // The model's entry point: one config + the target's limits -> one Result.
 #pragma once
 
+#include <array>
+
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/family.hpp"
@@ -26,6 +28,18 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail = D
 struct MaxFit {
   int stages = 0;
   Bytes bytes = 0;
+  /// The stage counts the search laid out on the way, with their sizes (so that the caller
+  /// need not lay out the config's own count again when it was one of them).
+  static constexpr int kProbes = 12;
+  int probes = 0;
+  std::array<int, kProbes> probe_stages{};
+  std::array<Sizes, kProbes> probe_sizes{};
+  /// The sizes at `s` if the search laid it out, else nullptr.
+  const Sizes* probed(int s) const {
+    for (int i = 0; i < probes; ++i)
+      if (probe_stages[i] == s) return &probe_sizes[i];
+    return nullptr;
+  }
 };
 
 /// Largest s in [max(1, plan.min_stages), kMaxStages] with layout(s) <= limit, and layout(s).
