@@ -10,6 +10,7 @@
 #include "io/json_stream.hpp"
 #include "io/suggest.hpp"
 #include "io/text_checks.hpp"
+#include "io/tuned_file.hpp"
 #include "tilefit/io/vocabulary.hpp"
 
 namespace tilefit::io {
@@ -29,9 +30,23 @@ constexpr std::string_view kExpectedDocument =
 /// errors and counting the rest.
 class Collector : public detail::StreamSink {
  public:
-  explicit Collector(const std::string& file) : file_(file) {}
+  explicit Collector(const std::string& file) : file_(file), tuned_name_(detail::parse_tuned_name(file)) {}
+
+  /// Which format the file is in: a configs file, or a vLLM/SGLang tuned table — decided by the
+  /// first thing in it: a configs array means configs; a first top-level key that is a batch size
+  /// or "triton_version" means a tuned table, and so does a file named like one
+  /// (E=…,N=…,device_name=….json) unless its first key is one of a configs file's.
+  enum class Mode { undecided, configs, tuned };
+  Mode mode() const { return mode_; }
 
   void on_config(std::size_t index, Value&& v, bool too_large) override {
+    if (mode_ == Mode::undecided) mode_ = Mode::configs;
+    if (mode_ == Mode::tuned) {
+      if (!configs_in_tuned_reported_)
+        file_error("configs", "a tuned fused-MoE table's keys are batch sizes; it has no \"configs\" array");
+      configs_in_tuned_reported_ = true;
+      return;
+    }
     detail::DecodedConfig d =
         detail::decode_config(v, index, too_large, result_.errors.size() < kMaxErrorsPerFile);
     if (d.config) {
@@ -45,6 +60,18 @@ class Collector : public detail::StreamSink {
   }
 
   void on_top_field(const std::string& key, Value&& v, bool duplicate) override {
+    if (mode_ == Mode::undecided) {
+      const auto& known = top_level_keys();
+      const bool configs_key = std::find(known.begin(), known.end(), key) != known.end();
+      mode_ = detail::is_batch_size(key) || key == "triton_version" ||
+                      (tuned_name_.matches && !configs_key)
+                  ? Mode::tuned
+                  : Mode::configs;
+    }
+    if (mode_ == Mode::tuned) {
+      tuned_member(key, std::move(v), duplicate);
+      return;
+    }
     const std::string field = detail::truncate_utf8(key, 64);
     if (key == "configs") {
       if (duplicate)
@@ -78,6 +105,14 @@ class Collector : public detail::StreamSink {
   }
 
   LoadResult finish() {
+    if (mode_ == Mode::tuned || (mode_ == Mode::undecided && tuned_name_.matches)) {
+      if (tuned_entries_ == 0)
+        result_.errors.push_back({file_, -1, "", "",
+                                  "a tuned fused-MoE table with no batch-size entries "
+                                  "(expected {\"1\": {\"BLOCK_SIZE_M\": …, …}, …})"});
+      if (!triton_version_.empty())
+        for (LoadedConfig& c : result_.configs) c.config.triton_version = triton_version_;
+    }
     if (suppressed_ > 0)
       result_.errors.push_back({file_, -1, "", "",
                                 std::to_string(suppressed_) + " more errors not listed (at most " +
@@ -90,6 +125,49 @@ class Collector : public detail::StreamSink {
   std::string configs_not_array_;
 
  private:
+  /// One member of a tuned table: "triton_version", or an entry named by its batch size.
+  void tuned_member(const std::string& key, Value&& v, bool duplicate) {
+    if (key == "triton_version") {
+      detail::Errors e;
+      if (duplicate) {
+        file_error(key, "duplicate field (JSON keeps only one); give it once");
+      } else if (auto ver = detail::read_triton_version(v, e)) {
+        triton_version_ = *ver;
+      } else {
+        for (std::string& m : e) file_error(key, std::move(m));
+      }
+      return;
+    }
+    const int index = static_cast<int>(tuned_entries_++);
+    const std::string name = detail::truncate_utf8(key, kMaxNameBytes);
+    if (tuned_entries_ > kMaxConfigsPerFile) {
+      if (tuned_entries_ == kMaxConfigsPerFile + 1)
+        file_error("", "too many entries: more than " + std::to_string(kMaxConfigsPerFile) +
+                           " in one tuned table; split it into several files");
+      return;
+    }
+    if (duplicate) {
+      ++bad_configs_;
+      add({file_, index, name, "", "duplicate batch size (JSON keeps only one); give it once"});
+      return;
+    }
+    if (!detail::is_batch_size(key)) {
+      ++bad_configs_;
+      add({file_, index, name, "",
+           "not a batch size: a tuned table's keys are batch sizes (decimal integers; vLLM and "
+           "SGLang call int(key) on them) or \"triton_version\""});
+      return;
+    }
+    detail::DecodedConfig d = detail::decode_tuned_entry(v, key, tuned_name_,
+                                                         result_.errors.size() < kMaxErrorsPerFile);
+    if (d.config) {
+      result_.configs.push_back({file_, index, std::move(*d.config), false});
+      return;
+    }
+    ++bad_configs_;
+    for (detail::FieldError& e : d.errors) add({file_, index, name, std::move(e.field), std::move(e.message)});
+  }
+
   void add(ConfigError e) {
     if (result_.errors.size() < kMaxErrorsPerFile)
       result_.errors.push_back(std::move(e));
@@ -98,6 +176,11 @@ class Collector : public detail::StreamSink {
   }
 
   std::string file_;
+  detail::TunedName tuned_name_;
+  Mode mode_ = Mode::undecided;
+  std::size_t tuned_entries_ = 0;
+  std::string triton_version_;  ///< a tuned table's "triton_version" key
+  bool configs_in_tuned_reported_ = false;
   LoadResult result_;
   std::size_t suppressed_ = 0;
   std::size_t bad_configs_ = 0;
@@ -163,6 +246,10 @@ LoadResult parse_configs(std::string_view text, const std::string& file_label) {
   if (c.duplicate_configs_)
     return c.fatal("duplicate field (JSON keeps only one); give one \"configs\" array", "configs");
   if (!c.configs_not_array_.empty()) return c.fatal(c.configs_not_array_, "configs");
+  if (c.mode() == Collector::Mode::tuned || (c.mode() == Collector::Mode::undecided &&
+                                             detail::parse_tuned_name(file_label).matches &&
+                                             out.top == Top::Object))
+    return c.finish();
   if (out.top == Top::Object && !out.configs_array_seen) {
     LoadResult r = c.finish();
     r.configs.clear();

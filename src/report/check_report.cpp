@@ -39,7 +39,9 @@ std::string under_row(const analysis::Entry& e, bool breakdown) {
     if (!r.kernel.empty())
       out += fmt::format("    {}: {}\n", r.family.rfind("triton_", 0) == 0 ? "triton" : "cutlass", r.kernel);
   }
-  for (const model::Diagnostic& d : r.diagnostics) out += fmt::format("    - {}\n", message(d));
+  for (const model::Diagnostic& d : r.diagnostics)
+    out += fmt::format("    - {}{}\n", d.severity == model::Severity::warning ? "warning: " : "",
+                       message(d));
   return out;
 }
 
