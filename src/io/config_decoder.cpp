@@ -372,6 +372,11 @@ class Decoder {
                      "num_warps, stages, group_m" +
                          std::string(moe ? ", block_shape, mul_routed_weight" : "") + " and triton");
     }
+    if (const Value* v = m.get("stages"); v && v->kind == Value::Kind::String &&
+                                          lower_ascii(v->text) == "auto")
+      m.error("stages",
+              "Triton has no automatic num_stages; give an integer, or leave \"stages\" out for "
+              "Triton's default 3");
     if (!m.get("d")) cfg.c = cfg.d = triton_default_c(cfg);
   }
 

@@ -56,7 +56,7 @@ constexpr FieldSpec kConfigFields[] = {
     {"grouped", "bool", "ptr-array / MoE grouped kernel", K::boolean},
     {"stages", "`\"auto\"` or integer",
      "`auto` = the builder's `StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>` "
-     "rule; integers 1…4096. Triton: `num_stages`; absent (or `auto`): Triton's default 3",
+     "rule; integers 1…4096. Triton: `num_stages` (no `auto`); absent: Triton's default 3",
      K::stages},
     {"mma", "string",
      "block-scaled instruction: `auto`, `f8f6f4` (fp4/fp6 stored as one byte), `nvf4`", K::mma},
