@@ -175,6 +175,11 @@ Buffers buffers(const Decisions& d, int stages) {
   Buffers bufs;
   const bool a_pipe = stages > 1 && d.a_can_pipeline;
   const bool b_pipe = stages > 1 && d.b_can_pipeline;
+  // tcgen05: the MMA gets a self-latency (becomes asynchronous) iff it is pipelineable or its
+  // operands' state is determined and nothing reads the result in the loop
+  // (Pipeliner/AssignLatencies.cpp:151-207, MMAv5PipelineUtility.cpp:87-141, 272-291): with
+  // plain accumulation whenever num_stages > 1; fp8 block-wise reads the dot result in the loop
+  // (hasLoadsAfterMMA), so only when both operands are pipelined.
   const bool async = d.version == 5 && stages > 1 && ((a_pipe && b_pipe) || !d.fp8_block);
   // Buffers of a pipelined load = the stage distance from the load to its last user
   // (Pipeliner/LowerLoops.cpp:80-134 getDefUseStageDiff, :455-499): loads at stage 0, the dot at
@@ -203,7 +208,8 @@ Buffers buffers(const Decisions& d, int stages) {
     else if (!o.reg_smem)
       continue;  // the conversion to the dot operand stays in the warp: no shared memory
     else if (async)
-      // the asynchronous MMA of iteration i is waited for in iteration i + 1: two copies
+      // the asynchronous MMA of iteration i is waited for in iteration i + 1 (createBarrierAndWaitOps,
+      // LowerLoops.cpp:709-790): two copies live across the loop
       bufs.add(2 * o.tile, o.align, kBeforeLoop + op, kAfterLoop, o.part);
     else
       bufs.add(o.tile, o.align, o.start, o.end, o.part);
@@ -213,6 +219,13 @@ Buffers buffers(const Decisions& d, int stages) {
   if (d.version == 5)
     bufs.add(8 * (async ? 2 : 1), 16, kBeforeLoop + 2, kAfterLoop, Component::MainloopBarriers);
   if (d.fp8_block) {
+    // The scales' in-loop conversions live only at their op (alignment 128). With an
+    // asynchronous MMA, lowerMMAs runs before lowerLoads (LowerLoops.cpp:1057-1066) and splits the
+    // cluster before the tmem_load (LowerLoops.cpp:752-765, Schedule.cpp:108-123): the b_scale
+    // load ends one stage before its use (getDefUseStageDiff, LowerLoops.cpp:110-121) and becomes
+    // a 1-deep cp.async buffer of BN·4 bytes read back in the needed layout, so no b_scale
+    // conversion remains; a_scale is never buffered (observed on every asynchronous row,
+    // MODEL.md §5).
     bufs.add(d.a_scale_cvt, 128, kInLoop + 10, kInLoop + 11, Component::LayoutConversion);
     if (async)
       bufs.add(d.b_scale_buffer, 16, kBeforeLoop + 3, kAfterLoop, Component::ScaleBuffers);
