@@ -242,7 +242,6 @@ int num_warps_of(const KernelConfig& cfg) { return cfg.num_warps.value_or(kDefau
 
 bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& why) {
   const int w = num_warps_of(cfg);
-  const int before = why.invalid();
   // CUDAOptions.__post_init__ asserts "num_warps must be a power of 2"
   // (third_party/nvidia/backend/compiler.py); a CTA has at most 1024 threads.
   if (!pow2(w) || w > 32) why.reject([&] { return diag(Code::triton_num_warps).integer("num_warps", w); });
@@ -251,10 +250,12 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
   const std::pair<const char*, long long> blocks[3] = {
       {"BLOCK_SIZE_M", cfg.m}, {"BLOCK_SIZE_N", cfg.n}, {"BLOCK_SIZE_K", cfg.k}};
   bool all_pow2 = true;
-  for (const auto& [name, v] : blocks) {
-    if (!pow2(v)) {
+  for (const auto& block : blocks) {
+    if (!pow2(block.second)) {
       all_pow2 = false;
-      why.reject([&] { return diag(Code::triton_block_not_power_of_two).name("block", name).integer("value", v); });
+      why.reject([&] {
+        return diag(Code::triton_block_not_power_of_two).name("block", block.first).integer("value", block.second);
+      });
     }
   }
   if (all_pow2) {
@@ -262,9 +263,11 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
         {"A [BLOCK_SIZE_M, BLOCK_SIZE_K]", cfg.m * cfg.k},
         {"B [BLOCK_SIZE_K, BLOCK_SIZE_N]", cfg.k * cfg.n},
         {"the accumulator [BLOCK_SIZE_M, BLOCK_SIZE_N]", cfg.m * cfg.n}};
-    for (const auto& [name, numel] : tensors)
-      if (numel > kMaxTensorNumel)
-        why.reject([&] { return diag(Code::triton_tensor_too_large).name("tensor", name).integer("numel", numel); });
+    for (const auto& tensor : tensors)
+      if (tensor.second > kMaxTensorNumel)
+        why.reject([&] {
+          return diag(Code::triton_tensor_too_large).name("tensor", tensor.first).integer("numel", tensor.second);
+        });
   }
   // fp8e4nv is a supported fp8 type from capability 89 on (backend/compiler.py:186-190);
   // python/triton/language/core.py:573 raises when it is lowered elsewhere.
@@ -276,7 +279,7 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
     why.reject([&] {
       return diag(Code::triton_dot_k_min).integer("tile_k", cfg.k).integer("bits", k.in_bits).integer("min_k", kmin);
     });
-  return why.invalid() && !before;
+  return why.invalid();
 }
 
 namespace {

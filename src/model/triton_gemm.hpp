@@ -61,7 +61,8 @@ bool reg_smem(const Decisions& d, int op);
 Bytes b_scale_cvt(const Decisions& d);
 
 /// Triton's checks that make the config fail to compile (invalid), as error diagnostics:
-/// num_warps, power-of-two blocks, tensor size, fp8 support, tl.dot's minimum K. True when any.
+/// num_warps, power-of-two blocks, tensor size, fp8 support, tl.dot's minimum K. True when the
+/// config is invalid (for these or earlier reasons).
 bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& why);
 
 /// The stage-independent decisions: every layout-conversion question the kernel's own
