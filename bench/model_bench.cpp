@@ -7,6 +7,7 @@
 //             prints: "with explanations").
 #include <benchmark/benchmark.h>
 
+#include "model/triton_gemm.hpp"
 #include "tilefit/model/evaluate.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 
@@ -59,6 +60,20 @@ KernelConfig sm80() {
   return c;
 }
 
+// Triton: vLLM's fused-MoE kernel, fp8_w8a8 block-wise [128, 128], 64x128x128, num_warps 4,
+// num_stages 4, on an RTX 5090 (sm_120): does not fit (the H100 entry of the README's example).
+// decide() answers every layout-conversion question once (the linear-layout swizzle search);
+// the max_stages search then runs only Triton's allocator.
+KernelConfig triton_fused_moe() {
+  KernelConfig c = config(120, 64, 128, 128, "e4m3", false, EpilogueVariant::Auto);
+  c.family = "triton_fused_moe";
+  c.fp8_w8a8 = true;
+  c.block_shape = std::array<long long, 2>{128, 128};
+  c.num_warps = 4;
+  c.stages = 4;
+  return c;
+}
+
 #define TILEFIT_BENCH(name, make)                                                                   \
   void BM_##name##_Verdict(benchmark::State& s) { run(s, make(), Form::verdict); }                 \
   void BM_##name##_Full(benchmark::State& s) { run(s, make(), Form::full); }                       \
@@ -72,6 +87,22 @@ TILEFIT_BENCH(Sm120BlockScaled, sm120_blockscaled)
 TILEFIT_BENCH(Sm90Tma, sm90_tma)
 TILEFIT_BENCH(Sm100, sm100)
 TILEFIT_BENCH(Sm80, sm80)
+TILEFIT_BENCH(TritonFusedMoe, triton_fused_moe)
+
+// The same Triton config with its layout-conversion answers forgotten before every evaluation:
+// the cost of a config whose BLOCK_SIZE_M/N, num_warps and types were never seen before (the
+// swizzle searches of the epilogue and scale conversions run).
+void BM_TritonFusedMoe_VerdictCold(benchmark::State& state) {
+  const KernelConfig c = triton_fused_moe();
+  const Limits lim = find_arch(c.arch)->limits;
+  for (auto _ : state) {
+    tilefit::model::triton::clear_layout_memo();
+    Result r = evaluate(c, lim, Detail::verdict);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_TritonFusedMoe_VerdictCold);
 
 }  // namespace
 

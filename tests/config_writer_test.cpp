@@ -22,19 +22,37 @@ TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
   std::vector<model::KernelConfig> configs;
   for (const char* f : {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
                         "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl",
-                        "measured-fp8-engines.jsonl"})
+                        "measured-fp8-engines.jsonl", "triton-3.6.jsonl", "measured-triton-3.6.jsonl"})
     for (const auto& row : test::load_rows(f))
       if (auto c = test::row_config(row)) configs.push_back(*c);
   // Every shipped config file.
   for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs")))
     if (entry.path().extension() == ".json")
-      for (auto& lc : read_config_file(entry.path().string()).configs) configs.push_back(lc.config);
+      for (auto& lc : read_config_file(entry.path().string()).configs)
+        if (lc.config.tuned_device.empty()) configs.push_back(lc.config);  // tuned tables: below
   for (const model::KernelConfig& c : configs) {
     const std::string json = config_json(c);
     EXPECT_EQ(read_back(json), c) << json;
     ++n;
   }
-  EXPECT_GT(n, 500);
+  EXPECT_GT(n, 2500);
+}
+
+// A tuned table's entry is written as the config it was analysed as: the same result, without
+// what only the file name says (the device it was tuned on).
+TEST(ConfigWriter, TunedEntriesWriteTheConfigTheyWereAnalysedAs) {
+  const LoadResult r = read_config_file(test::source_path(
+      "configs/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json"));
+  ASSERT_FALSE(r.configs.empty());
+  for (const LoadedConfig& lc : r.configs) {
+    model::KernelConfig c = lc.config;
+    c.arch = 120;
+    model::KernelConfig back = read_back(config_json(c));
+    EXPECT_TRUE(back.tuned_device.empty());
+    back.tuned_device = c.tuned_device;
+    back.tuned_block_k = c.tuned_block_k;
+    EXPECT_EQ(back, c) << config_json(c);
+  }
 }
 
 TEST(ConfigWriter, WritesTheCanonicalForm) {

@@ -86,6 +86,44 @@ TEST(Diagnostics, ModelAttachesOnlyDeclaredValues) {
   EXPECT_GT(seen.size(), 50u);
 }
 
+/// The same over the Triton rows, on every architecture the families run on, at other stage
+/// counts, with a K too large, and as tuned-table entries tuned with another Triton version.
+TEST(Diagnostics, TritonFamiliesAttachOnlyDeclaredValues) {
+  std::vector<model::KernelConfig> configs;
+  for (const auto& row : test::load_rows("triton-3.6.jsonl"))
+    if (auto c = test::row_config(row)) configs.push_back(*c);
+  ASSERT_GT(configs.size(), 1000u);
+  std::set<std::string> seen;
+  auto check = [&](const model::KernelConfig& c, int arch) {
+    const model::Result r = model::evaluate(c, model::find_arch(arch)->limits);
+    for (const Diagnostic& d : r.diagnostics) {
+      seen.insert(std::string(model::code_name(d.code)));
+      const auto keys = declared_keys(d.code);
+      for (const model::DiagValue& v : d.values)
+        EXPECT_TRUE(keys.count(std::string(v.key))) << model::code_name(d.code) << " carries undeclared " << v.key;
+      if (d.severity == model::Severity::error) {
+        EXPECT_NE(r.status, model::Status::Fits) << model::code_name(d.code);
+      }
+      EXPECT_EQ(report::message(d).find('?'), std::string::npos) << report::message(d);
+    }
+  };
+  for (int arch : {80, 87, 89, 90, 100, 120, 121}) {
+    for (std::size_t i = 0; i < configs.size(); i += 3) {
+      model::KernelConfig c = configs[i];
+      c.arch = arch;
+      check(c, arch);
+      c.stages = 1 + static_cast<int>(i % 9);
+      check(c, arch);
+      c.stages.reset();
+      c.num_warps.reset();
+      c.triton_version = "3.4.0";
+      c.k *= 4;
+      check(c, arch);
+    }
+  }
+  EXPECT_GT(seen.size(), 12u);
+}
+
 TEST(Diagnostics, ReadmeListsEveryCode) {
   const std::string readme = test::read_file(test::source_path("README.md"));
   for (Code c : model::all_codes())
@@ -121,7 +159,9 @@ TEST(Diagnostics, FinalizeTileIsAnErrorWith102400Bytes) {
 }
 
 TEST(Diagnostics, VerdictDetailBuildsNoneAndChangesNoNumber) {
-  for (const auto& row : test::load_rows("cutlass-4.7.jsonl")) {
+  std::vector<test::GroundTruthRow> rows = test::load_rows("cutlass-4.7.jsonl");
+  for (auto& row : test::load_rows("triton-3.6.jsonl")) rows.push_back(std::move(row));
+  for (const auto& row : rows) {
     const auto c = test::row_config(row);
     ASSERT_TRUE(c);
     const model::Limits& lim = model::find_arch(c->arch)->limits;

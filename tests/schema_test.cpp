@@ -62,7 +62,7 @@ class Validator {
     static const std::set<std::string> kAnnotations = {"$schema", "$id", "title", "description", "examples", "$defs"};
     static const std::set<std::string> kKnown = {"type", "enum", "const", "pattern", "minimum", "maximum",
                                                  "minItems", "maxItems", "items", "properties", "required",
-                                                 "additionalProperties", "anyOf", "$ref"};
+                                                 "additionalProperties", "patternProperties", "anyOf", "$ref"};
     for (auto it = s.begin(); it != s.end(); ++it)
       if (!kAnnotations.count(it.key()) && !kKnown.count(it.key()))
         throw std::runtime_error("the test validator does not implement \"" + it.key() + "\"");
@@ -105,9 +105,18 @@ class Validator {
           if (!v.contains(k.get<std::string>())) return fail("missing " + k.dump());
       for (auto it = v.begin(); it != v.end(); ++it) {
         const std::string where = at + "/" + it.key();
+        bool matched = false;
         if (s.contains("properties") && s["properties"].contains(it.key())) {
+          matched = true;
           if (std::string e = check(s["properties"][it.key()], it.value(), where); !e.empty()) return e;
-        } else if (s.contains("additionalProperties")) {
+        }
+        if (s.contains("patternProperties"))
+          for (auto p = s["patternProperties"].begin(); p != s["patternProperties"].end(); ++p)
+            if (std::regex_search(it.key(), regex(p.key()))) {
+              matched = true;
+              if (std::string e = check(p.value(), it.value(), where); !e.empty()) return e;
+            }
+        if (!matched && s.contains("additionalProperties")) {
           const ordered_json& ap = s["additionalProperties"];
           if (ap.is_boolean()) {
             if (!ap.get<bool>()) return fail("unknown member \"" + it.key() + "\"");
@@ -160,7 +169,14 @@ TEST(Schema, EveryShippedConfigValidates) {
     ++files;
   }
   EXPECT_GE(files, 10);
-  // The consumer project's and the benchmark's configs too.
+  // The tuned tables written for the tests (vLLM's and SGLang's format).
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           std::filesystem::path(test::source_path("tests/data/tuned"))))
+    if (entry.path().extension() == ".json") {
+      EXPECT_EQ(v.validate(read_json(entry.path())), "") << entry.path();
+      ++files;
+    }
+  // The consumer project's configs too.
   EXPECT_EQ(v.validate(read_json(std::filesystem::path(test::source_path("tests/consumer/finalize.json")))), "");
 }
 

@@ -30,6 +30,13 @@ void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail
   const std::string& name = lc.config.name;
   switch (res.kind) {
     case Resolution::Kind::input_error:
+      if (res.file_level) {
+        // Once per file (every entry of a tuned table has the same device_name).
+        for (const Problem& p : run.problems)
+          if (p.where.file == lc.file && p.where.index < 0 && p.where.message == res.message) return;
+        run.problems.push_back({Problem::Kind::input, {lc.file, -1, "", res.field, res.message}});
+        return;
+      }
       run.problems.push_back({Problem::Kind::input, {lc.file, lc.index, name, res.field, res.message}});
       return;
     case Resolution::Kind::device_error:

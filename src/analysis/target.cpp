@@ -1,5 +1,7 @@
 #include "tilefit/analysis/target.hpp"
 
+#include "tilefit/model/products.hpp"
+
 namespace tilefit::analysis {
 
 std::string_view mode_name(TargetRequest::Mode m) {
@@ -58,15 +60,52 @@ const device::DeviceList& TargetResolver::all_devices() {
   return *all_;
 }
 
+namespace {
+
+/// A tuned table checked for another target: which GPU it was tuned on.
+model::Diagnostic tuned_for(const model::KernelConfig& cfg, int target_arch) {
+  const model::ProductMatch p = model::find_product(cfg.tuned_device);
+  return model::diag(model::Code::tuned_device_other_target)
+      .name("device_name", cfg.tuned_device)
+      .name("product", p.product)
+      .arch("tuned_arch", p.sm)
+      .arch("target_arch", target_arch);
+}
+
+}  // namespace
+
 Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_given, bool explain) {
   Resolution r;
   r.config = cfg;
+  // A tuned table's device_name stands for the arch it lacks (per-config and --builtin rules).
+  const bool tuned = !arch_given && !cfg.tuned_device.empty();
+  if (tuned && (request_.mode == TargetRequest::Mode::per_config ||
+                request_.mode == TargetRequest::Mode::builtin)) {
+    const model::ProductMatch p = model::find_product(cfg.tuned_device);
+    if (p.sm == 0 || model::find_arch(p.sm) == nullptr) {
+      r.kind = Resolution::Kind::input_error;
+      r.file_level = true;
+      r.field = "device_name";
+      r.message = "the file name's device_name \"" + cfg.tuned_device +
+                  "\" is not in tilefit's table of NVIDIA products, so it does not say which "
+                  "architecture to check; give --arch (e.g. --arch sm_90) or --device N";
+      return r;
+    }
+    r.config.arch = p.sm;
+    if (explain)
+      r.before.push_back(model::diag(model::Code::tuned_device_arch)
+                             .name("device_name", cfg.tuned_device)
+                             .name("product", p.product)
+                             .arch("arch", p.sm));
+    arch_given = true;
+  }
   switch (request_.mode) {
     case TargetRequest::Mode::arch:
       if (explain && arch_given && cfg.arch != request_.archs.front())
         r.before.push_back(model::diag(model::Code::arch_overridden)
                                .arch("arch", cfg.arch)
                                .arch("target_arch", request_.archs.front()));
+      if (explain && tuned) r.before.push_back(tuned_for(cfg, request_.archs.front()));
       r.config.arch = request_.archs.front();
       r.target = *common_;
       return r;
@@ -87,6 +126,7 @@ Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_giv
                     .arch("device_arch", chosen_->limits.sm);
         return r;
       }
+      if (explain && tuned) r.before.push_back(tuned_for(cfg, chosen_->limits.sm));
       r.config.arch = chosen_->limits.sm;
       break;
     }
@@ -100,16 +140,16 @@ Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_giv
             "\"arch\" or use --arch";
         return r;
       }
-      r.target = builtin_target(cfg.arch);
+      r.target = builtin_target(r.config.arch);
       return r;
 
     case TargetRequest::Mode::per_config:
       if (arch_given) {
-        r.target = builtin_target(cfg.arch);
+        r.target = builtin_target(r.config.arch);
         const device::DeviceList& list = all_devices();
         if (list.ok())
           for (const device::DeviceInfo& d : list.value())
-            if (d.limits.sm == cfg.arch) {
+            if (d.limits.sm == r.config.arch) {
               r.target = device_target(d);
               break;
             }

@@ -44,6 +44,8 @@ const ExtentSpec kWarp{3,           "[m, n, k]",          "MxNxK", "warp tile ex
                        "warp tile", model::kMaxTileExtent};
 const ExtentSpec kEpiTile{
     2, "[m, n]", "MxN", "epilogue tile extent", "epilogue tile", model::kMaxTileExtent};
+const ExtentSpec kBlockShape{
+    2, "[n, k]", "NxK", "block_shape extent", "block_shape", model::kMaxTileExtent};
 
 /// Members of a JSON object by name: the first occurrence of each known key with its
 /// position; unknown and repeated keys are reported while indexing.
@@ -185,6 +187,7 @@ class Decoder {
     read_layout(m, cfg);
     read_pipeline(m, cfg);
     read_engine(m, cfg, out.arch_given);
+    read_triton(m, cfg);
     for (const std::string key : {"comment", "description"}) {
       if (const Value* v = m.get(key)) {
         Errors e;
@@ -313,6 +316,87 @@ class Decoder {
     }
   }
 
+  /// The Triton fields (num_warps, group_m, block_shape, mul_routed_weight, triton), which fields
+  /// apply to which kernels, and the Triton kernels' default C type.
+  void read_triton(Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    const bool triton = cfg.family.rfind("triton_", 0) == 0;
+    const bool moe = cfg.family == "triton_fused_moe";
+    const std::string not_triton =
+        "applies only to Triton kernels; give \"kernel\": \"triton_matmul\" or \"triton_fused_moe\"";
+    const std::string not_moe =
+        "applies only to \"kernel\": \"triton_fused_moe\" (vLLM's fused-MoE kernel)";
+    auto count = [&](const Value& v, std::int64_t hi, std::string_view noun) -> std::optional<std::int64_t> {
+      if (auto x = integer_in(v, 1, hi)) return x;
+      const std::string allowed = "integers 1.." + std::to_string(hi);
+      if (v.is_number())
+        e.push_back(value_error(v, noun, allowed));
+      else
+        e.push_back(type_error("an integer", v, allowed));
+      return std::nullopt;
+    };
+    if (const Value* v = m.get("num_warps")) {
+      if (!triton)
+        e.push_back(not_triton);
+      else if (auto x = count(*v, 1024, "num_warps"))
+        cfg.num_warps = static_cast<int>(*x);
+      m.file(e);
+    }
+    if (const Value* v = m.get("group_m")) {
+      if (!triton)
+        e.push_back(not_triton);
+      else if (auto x = count(*v, model::kMaxTileExtent, "GROUP_SIZE_M"))
+        cfg.group_m = *x;
+      m.file(e);
+    }
+    if (const Value* v = m.get("block_shape")) {
+      if (!moe)
+        e.push_back(not_moe);
+      else if (auto t = read_extents(*v, kBlockShape, e))
+        cfg.block_shape = std::array<long long, 2>{(*t)[0], (*t)[1]};
+      m.file(e);
+    }
+    if (const Value* v = m.get("mul_routed_weight")) {
+      if (!moe)
+        e.push_back(not_moe);
+      else if (auto b = read_bool(*v, e))
+        cfg.mul_routed_weight = *b;
+      m.file(e);
+    }
+    if (const Value* v = m.get("triton")) {
+      if (!triton) {
+        e.push_back(not_triton);
+      } else if (auto ver = read_triton_version(*v, e)) {
+        cfg.triton_version = *ver;
+      }
+      m.file(e);
+    }
+    if (!triton) return;
+    for (const std::string key : {"cluster", "a", "b", "sf_vec", "c", "acc", "layout", "schedule",
+                                  "epilogue", "grouped", "mma", "warp", "swap_ab"}) {
+      if (m.get(key))
+        m.error(key, "applies only to CUTLASS kernels; a Triton kernel takes tile, dtype, d, "
+                     "num_warps, stages, group_m" +
+                         std::string(moe ? ", block_shape, mul_routed_weight" : "") + " and triton");
+    }
+    if (const Value* v = m.get("stages"); v && v->kind == Value::Kind::String &&
+                                          lower_ascii(v->text) == "auto")
+      m.error("stages",
+              "Triton has no automatic num_stages; give an integer, or leave \"stages\" out for "
+              "Triton's default 3");
+    if (!m.get("d")) cfg.c = cfg.d = triton_default_c(cfg);
+  }
+
+  /// C's type when a Triton config leaves "d" out: the tutorial's (f16 for f16/e4m3 operands,
+  /// else the operand type); fused_moe's output has the activations' type (bf16 for fp8_w8a8).
+  static DType triton_default_c(const model::KernelConfig& cfg) {
+    const DType t = cfg.a.elem;
+    if (cfg.family == "triton_fused_moe") return !cfg.fp8_w8a8 && t == DType::F16 ? DType::F16 : DType::BF16;
+    if (t == DType::F16 || t == DType::E4M3) return DType::F16;
+    if (t == DType::F32 || t == DType::TF32) return DType::F32;
+    return DType::BF16;
+  }
+
   static std::optional<int> read_arch(const Value& v, Errors& e) {
     const std::string allowed = model::arch_choices();
     if (v.kind != Value::Kind::String && !v.is_number()) {
@@ -337,7 +421,21 @@ class Decoder {
         m.file(e);
       }
     };
-    one("dtype", dtype);
+    // "fp8_w8a8" is vLLM's name for fused_moe_kernel with fp8 e4m3 weights and activations.
+    const Value* dv = m.get("dtype");
+    if (dv && dv->kind == Value::Kind::String && lower_ascii(dv->text) == "fp8_w8a8") {
+      if (cfg.family == "triton_fused_moe") {
+        dtype = Operand{DType::E4M3, DType::Void, 0};
+        cfg.fp8_w8a8 = true;
+      } else {
+        m.error("dtype",
+                "\"fp8_w8a8\" is vLLM's fused-MoE quantisation (fp8 e4m3 weights and activations): "
+                "it applies only with \"kernel\": \"triton_fused_moe\"; other kernels take \"e4m3\"");
+        bad = true;
+      }
+    } else {
+      one("dtype", dtype);
+    }
     one("a", a);
     one("b", b);
     if (dtype) {

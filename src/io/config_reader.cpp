@@ -13,6 +13,7 @@
 #include "io/json_stream.hpp"
 #include "io/suggest.hpp"
 #include "io/text_checks.hpp"
+#include "io/tuned_file.hpp"
 #include "tilefit/io/vocabulary.hpp"
 
 namespace tilefit::io {
@@ -29,19 +30,46 @@ constexpr std::string_view kExpectedDocument =
     "expected a JSON object {\"configs\": [...]} or an array of configs";
 
 /// Collects the file-level problems of what the stream delivers and hands each config to the
-/// document's ConfigHandler, keeping at most kMaxErrorsPerFile errors and counting the rest.
+/// document's ConfigHandler, keeping at most kMaxErrorsPerFile errors and counting the rest. A
+/// vLLM/SGLang tuned table (io/tuned_file.hpp) is decoded here, entry by entry.
 class Collector : public detail::StreamSink, public detail::ErrorSink {
  public:
   Collector(const std::string& file, const detail::ConfigHandler& handle)
-      : file_(file), handle_(handle) {}
+      : file_(file), handle_(handle), tuned_name_(detail::parse_tuned_name(file)) {}
+
+  /// Which format the file is in: a configs file, or a vLLM/SGLang tuned table — decided by the
+  /// first thing in it: a configs array means configs; a first top-level key that is a batch size
+  /// or "triton_version" means a tuned table, and so does a file named like one
+  /// (E=…,N=…,device_name=….json) unless its first key is one of a configs file's.
+  enum class Mode { undecided, configs, tuned };
+  Mode mode() const { return mode_; }
 
   void on_config(std::size_t index, Value&& v, bool too_large) override {
+    if (mode_ == Mode::undecided) mode_ = Mode::configs;
+    if (mode_ == Mode::tuned) {
+      if (!configs_in_tuned_reported_)
+        file_error("configs", "a tuned fused-MoE table's keys are batch sizes; it has no \"configs\" array");
+      configs_in_tuned_reported_ = true;
+      return;
+    }
     if (!handle_(index, std::move(v), too_large, *this)) ++bad_configs_;
   }
   bool listing() const override { return result_.errors.size() < kMaxErrorsPerFile; }
   void error(ConfigError e) override { add(std::move(e)); }
 
   void on_top_field(const std::string& key, Value&& v, bool duplicate) override {
+    if (mode_ == Mode::undecided) {
+      const auto& known = top_level_keys();
+      const bool configs_key = std::find(known.begin(), known.end(), key) != known.end();
+      mode_ = detail::is_batch_size(key) || key == "triton_version" ||
+                      (tuned_name_.matches && !configs_key)
+                  ? Mode::tuned
+                  : Mode::configs;
+    }
+    if (mode_ == Mode::tuned) {
+      tuned_member(key, std::move(v), duplicate);
+      return;
+    }
     const std::string field = detail::truncate_utf8(key, 64);
     if (key == "configs") {
       if (duplicate)
@@ -77,6 +105,14 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
   std::vector<ConfigError> finish_errors() { return std::move(finish().errors); }
 
   LoadResult finish() {
+    if (mode_ == Mode::tuned || (mode_ == Mode::undecided && tuned_name_.matches)) {
+      if (tuned_entries_ == 0)
+        result_.errors.push_back({file_, -1, "", "",
+                                  "a tuned fused-MoE table with no batch-size entries "
+                                  "(expected {\"1\": {\"BLOCK_SIZE_M\": …, …}, …})"});
+      if (!triton_version_.empty())
+        for (LoadedConfig& c : result_.configs) c.config.triton_version = triton_version_;
+    }
     if (suppressed_ > 0)
       result_.errors.push_back({file_, -1, "", "",
                                 std::to_string(suppressed_) + " more errors not listed (at most " +
@@ -89,6 +125,48 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
   std::string configs_not_array_;
 
  private:
+  /// One member of a tuned table: "triton_version", or an entry named by its batch size.
+  void tuned_member(const std::string& key, Value&& v, bool duplicate) {
+    if (key == "triton_version") {
+      detail::Errors e;
+      if (duplicate) {
+        file_error(key, "duplicate field (JSON keeps only one); give it once");
+      } else if (auto ver = detail::read_triton_version(v, e)) {
+        triton_version_ = *ver;
+      } else {
+        for (std::string& m : e) file_error(key, std::move(m));
+      }
+      return;
+    }
+    const int index = static_cast<int>(tuned_entries_++);
+    const std::string name = detail::truncate_utf8(key, kMaxNameBytes);
+    if (tuned_entries_ > kMaxConfigsPerFile) {
+      if (tuned_entries_ == kMaxConfigsPerFile + 1)
+        file_error("", "too many entries: more than " + std::to_string(kMaxConfigsPerFile) +
+                           " in one tuned table; split it into several files");
+      return;
+    }
+    if (duplicate) {
+      ++bad_configs_;
+      add({file_, index, name, "", "duplicate batch size (JSON keeps only one); give it once"});
+      return;
+    }
+    if (!detail::is_batch_size(key)) {
+      ++bad_configs_;
+      add({file_, index, name, "",
+           "not a batch size: a tuned table's keys are batch sizes (decimal integers; vLLM and "
+           "SGLang call int(key) on them) or \"triton_version\""});
+      return;
+    }
+    detail::DecodedConfig d = detail::decode_tuned_entry(v, key, tuned_name_, listing());
+    if (d.config) {
+      result_.configs.push_back({file_, index, std::move(*d.config), false});
+      return;
+    }
+    ++bad_configs_;
+    for (detail::FieldError& e : d.errors) add({file_, index, name, std::move(e.field), std::move(e.message)});
+  }
+
   void add(ConfigError e) {
     if (result_.errors.size() < kMaxErrorsPerFile)
       result_.errors.push_back(std::move(e));
@@ -98,14 +176,19 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
 
   std::string file_;
   const detail::ConfigHandler& handle_;
-  LoadResult result_;
+  detail::TunedName tuned_name_;
+  Mode mode_ = Mode::undecided;
+  std::size_t tuned_entries_ = 0;
+  std::string triton_version_;  ///< a tuned table's "triton_version" key
+  bool configs_in_tuned_reported_ = false;
+  LoadResult result_;  ///< errors; configs only for a tuned table (a configs file's go to the handler)
   std::size_t suppressed_ = 0;
   std::size_t bad_configs_ = 0;
 };
 
 /// The whole document is unreadable: only the one error `c.fatal()` made.
 detail::Document fatal_document(Collector& c, std::string message, std::string field = "") {
-  return {c.fatal(std::move(message), std::move(field)).errors, true};
+  return {c.fatal(std::move(message), std::move(field)).errors, true, false, {}};
 }
 
 std::string top_kind_phrase(const Value& v) {
@@ -196,13 +279,21 @@ Document parse_document(std::string_view text, const std::string& file_label,
   if (c.duplicate_configs_)
     return fatal_document(c, "duplicate field (JSON keeps only one); give one \"configs\" array", "configs");
   if (!c.configs_not_array_.empty()) return fatal_document(c, c.configs_not_array_, "configs");
+  if (c.mode() == Collector::Mode::tuned || (c.mode() == Collector::Mode::undecided &&
+                                             detail::parse_tuned_name(file_label).matches &&
+                                             out.top == Top::Object)) {
+    LoadResult tuned = c.finish();  // the table's entries, decoded, and its errors
+    Document d{std::move(tuned.errors), false, true, {}};
+    d.tuned = std::move(tuned.configs);
+    return d;
+  }
   if (out.top == Top::Object && !out.configs_array_seen) {
-    Document d{c.finish_errors(), true};
+    Document d{c.finish_errors(), true, false, {}};
     d.errors.push_back(
         {file_label, -1, "", "", "no \"configs\" array; " + std::string(kExpectedDocument)});
     return d;
   }
-  return {c.finish_errors(), false};
+  return {c.finish_errors(), false, false, {}};
 }
 
 }  // namespace detail
@@ -224,6 +315,7 @@ LoadResult parse_configs(std::string_view text, const std::string& file_label) {
         return false;
       });
   if (d.fatal) r.configs.clear();
+  if (d.tuned_table) r.configs = std::move(d.tuned);
   r.errors = std::move(d.errors);
   return r;
 }

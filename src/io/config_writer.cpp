@@ -129,10 +129,27 @@ void append_json_string(std::string& out, std::string_view s) {
 std::string config_json(const model::KernelConfig& cfg) { return write_config(cfg, "\""); }
 
 std::string config_json_csv(const model::KernelConfig& cfg) {
-  return "\"" + write_config(cfg, "\"\"") + "\"";
+  std::string out(1, '"');
+  out += write_config(cfg, "\"\"");
+  out += '"';
+  return out;
 }
 
 namespace {
+
+/// A Triton config (issue 12): the fields a Triton kernel takes. What a tuned table adds
+/// (tuned_device, tuned_block_k, unmodelled_dtype) is not a config field: the written config is
+/// the entry as analysed (its arch resolved, its K clamped).
+void write_triton(Writer& w, const model::KernelConfig& cfg) {
+  w.word("dtype", cfg.fp8_w8a8 ? std::string_view("fp8_w8a8") : operand_text(cfg.a));
+  w.word("d", model::dtype_name(cfg.d));
+  if (cfg.num_warps) w.num("num_warps", *cfg.num_warps);
+  if (cfg.stages) w.num("stages", *cfg.stages);
+  if (cfg.group_m) w.num("group_m", *cfg.group_m);
+  if (cfg.block_shape) w.list("block_shape", cfg.block_shape->begin(), cfg.block_shape->end());
+  if (cfg.mul_routed_weight) w.boolean("mul_routed_weight", true);
+  if (!cfg.triton_version.empty()) w.str("triton", cfg.triton_version);
+}
 
 std::string write_config(const model::KernelConfig& cfg, std::string_view quote) {
   Writer w(quote);
@@ -141,6 +158,10 @@ std::string write_config(const model::KernelConfig& cfg, std::string_view quote)
   if (!cfg.family.empty()) w.word("kernel", cfg.family);
   const long long tile[] = {cfg.m, cfg.n, cfg.k};
   w.list("tile", std::begin(tile), std::end(tile));
+  if (cfg.family.rfind("triton_", 0) == 0) {
+    write_triton(w, cfg);
+    return w.done();
+  }
   if (cfg.cluster != std::array<int, 3>{1, 1, 1})
     w.list("cluster", cfg.cluster.begin(), cfg.cluster.end());
   w.word("a", operand_text(cfg.a));

@@ -31,6 +31,10 @@ using ConfigHandler = std::function<bool(std::size_t index, Value&& v, bool too_
 struct Document {
   std::vector<ConfigError> errors;  ///< every error, in file order
   bool fatal = false;               ///< the file as a whole is unreadable: drop what was handled
+  /// The file is a vLLM/SGLang tuned fused-MoE table (io/tuned_file.hpp), not a configs file:
+  /// no element went to the handler; its entries, decoded, are in `tuned`.
+  bool tuned_table = false;
+  std::vector<LoadedConfig> tuned;
 };
 
 /// Parses `text` (a config file's bytes; `file_label` names it in errors).

@@ -133,4 +133,25 @@ std::optional<std::string> suggest_choice(std::string_view word, std::string_vie
   return did_you_mean(word, split_choices(choices));
 }
 
+std::optional<std::string> read_triton_version(const Value& v, Errors& errors) {
+  constexpr std::string_view kAllowed = "a version such as \"3.6.0\" or \"3.4.0\"";
+  if (v.kind != Value::Kind::String) {
+    errors.push_back(type_error("a string", v, kAllowed));
+    return std::nullopt;
+  }
+  const std::string& t = v.text;
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t start = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > start;
+  };
+  bool ok = t.size() <= 32 && digits() && i < t.size() && t[i] == '.' && (++i, digits());
+  for (std::size_t j = i; ok && j < t.size(); ++j)
+    ok = static_cast<unsigned char>(t[j]) > 0x20 && static_cast<unsigned char>(t[j]) < 0x7F;
+  if (ok) return t;
+  errors.push_back(value_error(v, "Triton version", kAllowed));
+  return std::nullopt;
+}
+
 }  // namespace tilefit::io::detail

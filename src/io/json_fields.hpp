@@ -47,6 +47,10 @@ std::optional<bool> read_bool(const Value& v, Errors& errors);
 
 std::optional<std::string> read_string(const Value& v, Errors& errors);
 
+/// A Triton version: "3.6.0", "3.4.0", "3.6" (digits.digits, then optionally more version text:
+/// ".1", "+git1234"), at most 32 bytes.
+std::optional<std::string> read_triton_version(const Value& v, Errors& errors);
+
 /// A string naming one of `choices` (a comma-separated list as the model gives them),
 /// matched case-insensitively through `parse`; suggests the nearest name when unknown.
 template <class Parse>

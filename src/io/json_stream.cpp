@@ -13,8 +13,9 @@ namespace {
 
 using json = nlohmann::json;
 
-/// Values kept of a top-level member other than "configs" (enough for an error preview).
-constexpr std::size_t kTopFieldValues = 32;
+/// Values kept of a top-level member other than "configs": as many as a config may have, since
+/// in a vLLM/SGLang tuned table every top-level member is an entry.
+constexpr std::size_t kTopFieldValues = kMaxValuesPerConfig;
 
 /// nlohmann SAX handler. `depth_` counts the containers open in the whole document; a
 /// "capture" builds the Value tree of one config (or one top-level member) while it is open.

@@ -24,7 +24,8 @@ class StreamSink {
   /// values; `v` then holds only the first ones.
   virtual void on_config(std::size_t index, Value&& v, bool too_large) = 0;
   /// A member of the top-level object other than the (first) "configs" array: `v` is
-  /// kept only in part (about 32 values) since only its type and a preview are needed.
+  /// kept up to kMaxValuesPerConfig values (`v.truncated` when cut): a tuned table's entries are
+  /// top-level members.
   /// `duplicate`: the key appeared before.
   virtual void on_top_field(const std::string& key, Value&& v, bool duplicate) = 0;
 };

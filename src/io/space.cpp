@@ -409,6 +409,16 @@ void ConfigSpace::candidate(std::uint64_t i, KernelConfig& out) const {
   if (size_ > 1) out.name = name + "@" + std::to_string(i);
 }
 
+ConfigSpace ConfigSpace::single(const LoadedConfig& c) {
+  ConfigSpace s;
+  s.file = c.file;
+  s.index = c.index;
+  s.name = c.config.name;
+  s.arch_given = c.arch_given;
+  s.combos_.push_back(c.config);
+  return s;
+}
+
 SpaceLoad parse_spaces(std::string_view text, const std::string& file_label) {
   SpaceLoad r;
   detail::Document d = detail::parse_document(
@@ -422,6 +432,7 @@ SpaceLoad parse_spaces(std::string_view text, const std::string& file_label) {
       },
       kMaxValuesPerSpace);
   if (d.fatal) r.spaces.clear();
+  for (const LoadedConfig& c : d.tuned) r.spaces.push_back(ConfigSpace::single(c));
   r.errors = std::move(d.errors);
   return r;
 }

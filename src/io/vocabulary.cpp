@@ -17,15 +17,20 @@ constexpr FieldSpec kConfigFields[] = {
     {"kernel", "string",
      "family: `sm120_blockscaled`, `sm120_dense`, `sm90_tma_ws`, `sm100_umma`, `sm80_multistage`; "
      "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with `launcher`); "
-     "default: inferred from arch, types and `launcher`",
+     "`triton_matmul`, `triton_fused_moe`; default: inferred from arch, types and `launcher` (a "
+     "Triton kernel is never inferred: name it)",
      K::kernel},
     {"tile", "`[M,N,K]`, `\"MxNxK\"`, or a TensorRT-LLM name `\"CtaShape128x256x64B\"`",
-     "CTA tile in elements (SM100: the MMA tile); integers 1…65536. A trailing `B` means K is in "
-     "bytes, as in TensorRT-LLM / FlashInfer enum names: `CtaShape128x256x64B` with nvfp4 is "
-     "128×256×128",
+     "CTA tile in elements (SM100: the MMA tile; Triton: `[BLOCK_SIZE_M, BLOCK_SIZE_N, "
+     "BLOCK_SIZE_K]`); integers 1…65536. A trailing `B` means K is in bytes, as in TensorRT-LLM / "
+     "FlashInfer enum names: `CtaShape128x256x64B` with nvfp4 is 128×256×128",
      K::tile},
     {"cluster", "`[x,y,z]`", "default `[1,1,1]`", K::extents3},
-    {"dtype", "string", "shorthand for `a` and `b`", K::operand},
+    {"dtype", "string",
+     "shorthand for `a` and `b`; Triton: the dot's operand type — `triton_matmul`: `f16`, `bf16`, "
+     "`f32` (a tf32 dot), `e4m3`; `triton_fused_moe`: `bf16`, `f16`, `fp8_w8a8` (vLLM's fp8 "
+     "weights and activations)",
+     K::operand},
     {"a", "string",
      "`nvfp4`, `mxfp4`, `mxfp6`, `mxfp8`, or an element type: `e2m1` (`fp4`), `e2m3`, `e3m2` "
      "(`fp6`), `e4m3` (`fp8`), `e5m2`, `bf16`, `f16`, `f32`, `tf32`, `s8`, `u8`",
@@ -37,7 +42,11 @@ constexpr FieldSpec kConfigFields[] = {
      "C source (`null` = no C); defaults to `d` (with `launcher`: to the launcher's C, which an "
      "explicit `c` overrides)",
      K::element_or_null},
-    {"d", "string", "D output; default `bf16`", K::element},
+    {"d", "string",
+     "D output; default `bf16`. Triton: C's type — `triton_matmul`: `f16`, `bf16`, `f32`, default "
+     "as the tutorial (`f16` for f16/e4m3, else the dtype); `triton_fused_moe`: `bf16` or `f16`, "
+     "default the activations' type (`bf16` for fp8_w8a8)",
+     K::element},
     {"acc", "string", "accumulator; default `f32`", K::element},
     {"layout", "string",
      "CUTLASS letters for A, B (and C/D): `tn` (default), `tnt`, `tnn`, … (A `t` = K-major; B `n` "
@@ -54,7 +63,7 @@ constexpr FieldSpec kConfigFields[] = {
     {"grouped", "bool", "ptr-array / MoE grouped kernel", K::boolean},
     {"stages", "`\"auto\"` or integer",
      "`auto` = the builder's `StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>` "
-     "rule; integers 1…4096",
+     "rule; integers 1…4096. Triton: `num_stages` (no `auto`); absent: Triton's default 3",
      K::stages},
     {"mma", "string",
      "block-scaled instruction: `auto`, `f8f6f4` (fp4/fp6 stored as one byte), `nvf4`", K::mma},
@@ -84,6 +93,33 @@ constexpr FieldSpec kConfigFields[] = {
      "them (`swap_ab` swaps them for the kernel); default `{\"a\": [1, 128], \"b\": [128, 128]}`; "
      "must divide the tile",
      K::scale_block},
+    // Triton kernels (issue 12).
+    {"num_warps", "integer",
+     "Triton: `num_warps`, a power of two up to 32; default 4 (integers 1…1024 are read)",
+     K::integer},
+    {"group_m", "integer", "Triton: `GROUP_SIZE_M` (index arithmetic only: no shared memory)",
+     K::integer},
+    {"block_shape", "`[n,k]`",
+     "`triton_fused_moe` with `fp8_w8a8`: vLLM's `block_shape` [block_n, block_k] of the "
+     "block-wise scales",
+     K::extents2},
+    {"mul_routed_weight", "bool",
+     "`triton_fused_moe`: vLLM's `MUL_ROUTED_WEIGHT` (the MoE's second GEMM; no shared memory)",
+     K::boolean},
+    {"triton", "string",
+     "Triton version the config was tuned with, e.g. `\"3.4.0\"`; analysed with the 3.6 rules, "
+     "a warning when it is not 3.6",
+     K::version},
+};
+
+constexpr FieldSpec kTunedEntryFields[] = {
+    {"BLOCK_SIZE_M", "integer", "tile M (required)", K::integer},
+    {"BLOCK_SIZE_N", "integer", "tile N (required)", K::integer},
+    {"BLOCK_SIZE_K", "integer", "tile K (required); clamped to min(block_shape) as vLLM does", K::integer},
+    {"GROUP_SIZE_M", "integer", "`group_m`", K::integer},
+    {"num_warps", "integer", "`num_warps`; default 4", K::integer},
+    {"num_stages", "integer", "`stages`; default 3", K::integer},
+    {"SPLIT_K", "integer", "1 (later vLLM default configs carry it; no split-K in fused_moe_kernel)", K::integer},
 };
 
 constexpr FieldSpec kEpilogueFields[] = {
@@ -111,6 +147,7 @@ constexpr FieldSpec kFileFields[] = {
 std::span<const FieldSpec> config_fields() { return kConfigFields; }
 std::span<const FieldSpec> epilogue_fields() { return kEpilogueFields; }
 std::span<const FieldSpec> file_fields() { return kFileFields; }
+std::span<const FieldSpec> tuned_entry_fields() { return kTunedEntryFields; }
 
 std::vector<std::string> field_names(std::span<const FieldSpec> fields) {
   std::vector<std::string> out;

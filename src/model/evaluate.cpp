@@ -93,48 +93,44 @@ std::string_view status_name(Status s) {
 
 namespace {
 
-/// The stage search over any size function (memoised by evaluate()).
+/// The stage search over any size function (memoised by evaluate()): the largest count in
+/// [lo, kMaxStages] whose SharedStorage fits `limit`, trusting only that SharedStorage never
+/// shrinks as stages grow.
 template <class SizeAt>
 MaxFit search_max_stages(SizeAt&& size, int lo, Bytes limit) {
-  const Bytes at_lo = size(lo);
-  if (at_lo > limit) return {0, 0};
-  if (lo >= kMaxStages) return {lo, at_lo};
+  auto at_most_lo = [&]() -> MaxFit {
+    const Bytes at_lo = size(lo);
+    return at_lo <= limit ? MaxFit{lo, at_lo} : MaxFit{0, 0};
+  };
+  // lo + 1 first: when it fits, so does lo, and the step from lo + 1 to lo + 2 estimates the
+  // per-stage growth better than the step from lo (Triton's num_stages 1 pipelines nothing).
+  if (lo >= kMaxStages) return at_most_lo();
   const Bytes at_next = size(lo + 1);
-  if (at_next > limit) return {lo, at_lo};
-  // SharedStorage grows by about the same bytes per stage (alignment rounding aside), so
-  // start from the linear estimate and walk to the exact answer: usually one or two steps.
-  const Bytes per_stage = at_next - at_lo;
-  if (per_stage <= 0) {
-    const Bytes at_max = size(kMaxStages);
-    if (at_max <= limit) return {kMaxStages, at_max};
-  }
-  const Bytes guess_wide = per_stage > 0 ? lo + 1 + (limit - at_next) / per_stage : lo + 1;
-  int s = static_cast<int>(std::clamp<Bytes>(guess_wide, lo + 1, kMaxStages));
-  Bytes at_s = size(s);
-  for (int step = 0; step < 8; ++step) {
-    if (at_s <= limit) {
-      if (s >= kMaxStages) return {s, at_s};
-      const Bytes above = size(s + 1);
-      if (above > limit) return {s, at_s};
-      ++s;
-      at_s = above;
-    } else {
-      --s;  // s - 1 >= lo + 1 here: lo + 1 fits
-      at_s = size(s);
+  if (at_next > limit) return at_most_lo();
+  if (lo + 1 >= kMaxStages) return {lo + 1, at_next};
+  const Bytes at_next2 = size(lo + 2);
+  if (at_next2 > limit) return {lo + 1, at_next};
+  // Keep a bracket: `good` fits, `bad` does not (kMaxStages + 1 before any count failed). Guess
+  // where the limit is crossed by linear interpolation — SharedStorage grows by about the same
+  // bytes per stage, alignment rounding aside — so a search usually takes two layouts after
+  // lo + 1 and lo + 2. After four guesses the search bisects.
+  int good = lo + 2, bad = kMaxStages + 1;
+  Bytes at_good = at_next2, at_bad = -1;
+  Bytes slope = at_next2 - at_next;
+  for (int round = 0; bad - good > 1; ++round) {
+    int s = good + (bad - good) / 2;
+    if (round < 4) {
+      if (at_bad >= 0) slope = (at_bad - at_good) / (bad - good);
+      const Bytes step = slope > 0 ? (limit - at_good) / slope : Bytes{bad - good};
+      s = static_cast<int>(std::clamp<Bytes>(good + step, good + 1, bad - 1));
     }
-  }
-  // Far from linear (never seen in the families modelled): bisect between lo+1 (fits) and
-  // kMaxStages + 1, trusting only that SharedStorage never shrinks as stages grow.
-  int good = lo + 1, bad = kMaxStages + 1;
-  Bytes at_good = at_next;
-  while (bad - good > 1) {
-    const int mid = good + (bad - good) / 2;
-    const Bytes at_mid = size(mid);
-    if (at_mid <= limit) {
-      good = mid;
-      at_good = at_mid;
+    const Bytes at_s = size(s);
+    if (at_s <= limit) {
+      good = s;
+      at_good = at_s;
     } else {
-      bad = mid;
+      bad = s;
+      at_bad = at_s;
     }
   }
   return {good, at_good};
@@ -156,7 +152,7 @@ class SizeMemo {
   }
 
  private:
-  static constexpr int kSlots = 6;
+  static constexpr int kSlots = 8;
   const KernelFamily& f_;
   const KernelConfig& c_;
   const Plan& p_;

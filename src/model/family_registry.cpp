@@ -15,6 +15,9 @@ std::span<const KernelFamily* const> families() {
       &engine_fp8_sm90_family(),
       &engine_fp8_sm100_family(),
       &engine_fp8_sm120_family(),
+      // Triton 3.6 kernels (issue 12): configs with a Triton kernel family.
+      &triton_matmul_family(),
+      &triton_fused_moe_family(),
       &sm120_blockscaled_family(),
       &sm120_dense_family(),
       &sm90_tma_ws_family(),

@@ -22,6 +22,8 @@ std::string_view component_key(Component c) {
     case Component::Scheduler: return "scheduler";
     case Component::Tensormaps: return "tensormaps";
     case Component::TmemPointer: return "tmem_pointer";
+    case Component::ScaleBuffers: return "scale_buffers";
+    case Component::LayoutConversion: return "layout_conversion";
     case Component::Padding: return "padding";
     case Component::Count: break;
   }

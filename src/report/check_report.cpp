@@ -38,9 +38,12 @@ std::string under_row(const analysis::Entry& e, bool breakdown) {
                        source_text(e.target), model::arch_name(e.target.limits.sm),
                        e.target.limits.optin_per_block, e.target.limits.per_sm,
                        e.target.limits.reserved_per_block);
-    if (!r.kernel.empty()) out += fmt::format("    cutlass: {}\n", r.kernel);
+    if (!r.kernel.empty())
+      out += fmt::format("    {}: {}\n", r.family.rfind("triton_", 0) == 0 ? "triton" : "cutlass", r.kernel);
   }
-  for (const model::Diagnostic& d : r.diagnostics) out += fmt::format("    - {}\n", message(d));
+  for (const model::Diagnostic& d : r.diagnostics)
+    out += fmt::format("    - {}{}\n", d.severity == model::Severity::warning ? "warning: " : "",
+                       message(d));
   return out;
 }
 

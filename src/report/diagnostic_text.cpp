@@ -590,6 +590,97 @@ std::string message(const Diagnostic& d) {
              ") share one union (gemm/kernel/gemm.h:139-142); the kernel requests the larger";
 
     // ---- triton_matmul, triton_fused_moe (issue 12) ------------------------------------
+    // Paths relative to the Triton repository at acd8104 (the 3.6.0 wheel's sources).
+    case Code::triton_dtype:
+      return x.v("kernel") + " has no " + quoted(x.v("dtype")) + " variant; allowed dtypes: " + x.v("allowed");
+    case Code::triton_output_dtype:
+      return "d = " + x.v("d") + " is not modelled for " + x.v("kernel") + "; allowed: " + x.v("allowed");
+    case Code::triton_unmodelled_dtype:
+      return "dtype " + x.v("dtype") +
+             " is not modelled: vLLM and SGLang run it with another kernel (int8_w8a16, int4_w4a16: "
+             "fused_moe_kernel_gptq_awq or a CUDA kernel; int8_w8a8: an int8 tl.dot); tilefit checks "
+             "the bf16/f16 and fp8_w8a8 fused_moe_kernel";
+    case Code::triton_num_warps:
+      return "num_warps " + x.v("num_warps") +
+             ": Triton needs a power of two (CUDAOptions asserts \"num_warps must be a power of 2\", "
+             "third_party/nvidia/backend/compiler.py) and at most 32 (1024 threads per block)";
+    case Code::triton_block_not_power_of_two:
+      return x.v("block") + " = " + x.v("value") +
+             " is not a power of two: tl.arange and block tensors need power-of-two extents "
+             "(validate_block_shape, python/triton/language/_utils.py)";
+    case Code::triton_tensor_too_large:
+      return x.v("tensor") + " has " + x.v("numel") +
+             " elements, more than TRITON_MAX_TENSOR_NUMEL = 1048576 (validate_block_shape, "
+             "python/triton/language/_utils.py)";
+    case Code::triton_fp8_needs_sm89:
+      return "fp8 e4m3 (fp8e4nv) is not supported on " + x.v("arch") +
+             ": Triton enables it from sm_89 on (third_party/nvidia/backend/compiler.py:186-190; "
+             "python/triton/language/core.py:573 raises)";
+    case Code::triton_dot_k_min:
+      return "BLOCK_SIZE_K = " + x.v("tile_k") + ": tl.dot needs K >= " + x.v("min_k") + " for " +
+             x.v("bits") + "-bit operands (python/triton/language/semantic.py:1528 with min_dot_size, "
+             "third_party/nvidia/backend/compiler.py:19-31)";
+    case Code::triton_version_differs:
+      return "tuned with Triton " + x.v("version") +
+             ": analysed with Triton 3.6's rules (another version's pipeliner and layouts may "
+             "allocate differently)";
+    case Code::triton_default_num_stages:
+      return "no num_stages given: Triton's default " + x.spelled("stages") +
+             " (CUDAOptions, third_party/nvidia/backend/compiler.py:107-109)";
+    case Code::triton_default_num_warps:
+      return "no num_warps given: Triton's default num_warps " + x.v("num_warps") +
+             " (CUDAOptions, third_party/nvidia/backend/compiler.py:107-109)";
+    case Code::triton_block_k_clamped:
+      return "BLOCK_SIZE_K " + x.v("block_k") + " is clamped to " + x.v("tile_k") +
+             " = min(block_shape [" + x.v("block_n") + ", " + x.v("block_k_scale") +
+             "]), as vLLM's and SGLang's invoke_fused_moe_kernel do before the launch";
+    case Code::triton_block_shape_ignored:
+      return "block_shape applies to fp8_w8a8 only: the " + x.v("dtype") +
+             " kernel has no block scales (ignored)";
+    case Code::triton_arch_unmeasured:
+      return x.v("arch") +
+             " follows the rules read from Triton's source; no config was measured on it (measured: "
+             "sm_80, sm_86, sm_89, sm_90, sm_100, sm_120, sm_121)";
+    case Code::triton_mma_fallback: {
+      const std::string_view why = x.t("reason");
+      std::string reason;
+      if (why == "num_warps")
+        reason = "num_warps " + x.v("num_warps") +
+                 (x.t("instruction") == "wgmma" ? " is not a multiple of 4" : " is not 4 or 8");
+      else if (why == "tile_m")
+        reason = "BLOCK_SIZE_M " + x.v("tile_m") + " is not a multiple of 64";
+      else if (why == "tile_n")
+        reason = "BLOCK_SIZE_N " + x.v("tile_n") + " is not a multiple of 16";
+      else
+        reason = "BLOCK_SIZE_K " + x.v("tile_k") + " is below " + x.v("min_k");
+      return x.v("arch") + " cannot use " + x.v("instruction") + " here: " + reason +
+             " (lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp:34-70, "
+             "lib/Analysis/Utility.cpp:863-928); tl.dot runs as mma.sync with a cp.async pipeline "
+             "of num_stages - 1 buffers";
+    }
+    case Code::triton_fp8_promoted:
+      return x.v("arch") +
+             " has no fp8 mma.sync: Triton converts the fp8 operands to f16 in registers "
+             "(AccelerateMatmul.cpp:906-944); shared memory still holds fp8";
+    case Code::triton_operand_not_pipelined:
+      return x.v("operand") + "'s loads are " + x.v("bits_per_thread") +
+             " bits per thread (< 32): the pipeliner does not multi-buffer it "
+             "(Pipeliner/AssignLatencies.cpp:100-148, LowerLoops.cpp:472-497); " +
+             (x.on("smem") ? "it is staged through shared memory once per iteration"
+                           : "its conversion to the dot operand stays in registers");
+    case Code::triton_epilogue_dominates:
+      return "the epilogue's convert_layout of the accumulator needs " + x.B("epilogue_bytes") +
+             " of scratch, more than the K loop's " + x.B("loop_bytes") +
+             ": it sets smem_bytes, and fewer stages do not lower it "
+             "(lib/Analysis/Allocation.cpp:178, 206-208)";
+    case Code::tuned_device_arch:
+      return "device_name " + x.v("device_name") + " in the file name is " + x.v("product") + " (" +
+             x.v("arch") + "): analysed for it; --arch or --device checks the table for another GPU";
+    case Code::tuned_device_other_target: {
+      std::string m = "tuned on " + x.v("device_name");
+      if (x.n("tuned_arch") != 0) m += " (" + x.v("product") + ", " + x.v("tuned_arch") + ")";
+      return m + "; checked for " + x.v("target_arch");
+    }
 
     // ---- inference-engine FP8 kernels (issue 11) ---------------------------------------
     case Code::claim_engine_fp8:

@@ -8,6 +8,11 @@
 //               without arch is an input error;
 //   none        a config with an arch uses a present GPU of that architecture, else the table;
 //               one without arch uses GPU 0, and with no GPU that is a device error.
+// A vLLM/SGLang tuned table's entries have no arch but the file name's device_name: without
+// --arch or --device it picks the architecture from the table of NVIDIA products
+// (tilefit/model/products.hpp) and is then treated like an arch of the config's own; an unknown
+// device_name is an input error asking for --arch. With --arch or --device a note says which GPU
+// the table was tuned on.
 // GPUs are asked at most once per resolver, and only when a rule needs them.
 #pragma once
 
@@ -73,6 +78,9 @@ struct Resolution {
   std::optional<model::Diagnostic> why;  ///< Kind::mismatch: arch_mismatch
   std::string field;    ///< Kind::input_error
   std::string message;  ///< Kind::input_error, Kind::device_error
+  /// Kind::input_error about the file rather than the config (a tuned table's device_name):
+  /// reported once per file.
+  bool file_level = false;
 };
 
 class TargetResolver {

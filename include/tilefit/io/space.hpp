@@ -48,6 +48,9 @@ class ConfigSpace {
   /// The alternative each axis takes in candidate `i`.
   std::vector<std::size_t> choice(std::uint64_t i) const;
 
+  /// A space of one candidate: a config already read (an entry of a vLLM/SGLang tuned table).
+  static ConfigSpace single(const LoadedConfig& c);
+
  private:
   friend class SpaceBuilder;
   /// How one independent axis sets its alternative on a config.

@@ -40,6 +40,9 @@ enum class FieldKind {
   engine_op,         ///< scaled_mm or blockwise_fp8
   bias,              ///< none, row or column
   scale_block,       ///< {"a": [m, k], "b": [n, k]}
+  // ---- Triton kernels (issue 12) ----
+  integer,           ///< a positive integer (num_warps, group_m)
+  version,           ///< a version string ("3.6.0")
 };
 
 struct FieldSpec {
@@ -55,6 +58,8 @@ std::span<const FieldSpec> config_fields();
 std::span<const FieldSpec> epilogue_fields();
 /// The top-level members of a config file object.
 std::span<const FieldSpec> file_fields();
+/// The fields of one entry of a vLLM/SGLang tuned fused-MoE file ({"BLOCK_SIZE_M": ..., ...}).
+std::span<const FieldSpec> tuned_entry_fields();
 
 /// The names of `fields`, in order (the decoder's known keys and did-you-mean candidates).
 std::vector<std::string> field_names(std::span<const FieldSpec> fields);

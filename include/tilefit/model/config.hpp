@@ -98,6 +98,26 @@ struct KernelConfig {
   ScaleBlock scale_block;               ///< blockwise_fp8 only; as written (swap_ab swaps them for the kernel)
   bool c_given = false;                 ///< `c` was written: it overrides the launcher's C
 
+  // ---- Triton kernels (triton_matmul, triton_fused_moe; issue 12) -------------------------
+  // The tile is [BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K] (m, n, k); `stages` is num_stages
+  // (nullopt: Triton's default); `a` = `b` = the dot's operand type (e4m3 for fp8_w8a8); `d` is
+  // the C type (triton_matmul: what the epilogue converts and stores).
+  std::optional<int> num_warps;         ///< nullopt: Triton's default (4)
+  std::optional<long long> group_m;     ///< GROUP_SIZE_M: index arithmetic only
+  /// vLLM's block_shape [block_n, block_k]: fp8_w8a8 block-wise scales (triton_fused_moe).
+  std::optional<std::array<long long, 2>> block_shape;
+  bool fp8_w8a8 = false;                ///< triton_fused_moe dtype fp8_w8a8 (a = b = e4m3)
+  bool mul_routed_weight = false;       ///< vLLM's MUL_ROUTED_WEIGHT (the MoE's second GEMM)
+  /// The Triton version the config was tuned with ("3.4.0"); empty when not given.
+  std::string triton_version;
+  /// A vLLM/SGLang tuned file's quantisation that is not modelled ("int8_w8a16"); empty: none.
+  std::string unmodelled_dtype;
+  /// BLOCK_SIZE_K as a tuned file writes it, when vLLM's launcher clamps it to min(block_shape)
+  /// (k is then the clamped value); 0: not clamped.
+  long long tuned_block_k = 0;
+  /// A tuned file's device_name ("NVIDIA_H100_80GB_HBM3"): the GPU it was tuned on.
+  std::string tuned_device;
+
   bool operator==(const KernelConfig&) const = default;
 };
 

@@ -39,6 +39,8 @@ enum class Component : int {
   Scheduler,          ///< tile-scheduler pipelines and responses
   Tensormaps,         ///< TMA descriptors kept in shared memory (ptr-array kernels)
   TmemPointer,        ///< SM100 TMEM base pointer
+  ScaleBuffers,       ///< Triton: block-scale buffers (fused_moe fp8 block-wise b_scale)
+  LayoutConversion,   ///< Triton: ttg.convert_layout scratch (the epilogue's, the scales')
   Padding,            ///< alignment padding (between members and at struct ends)
   Count
 };

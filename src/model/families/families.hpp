@@ -10,6 +10,8 @@ const KernelFamily& sm120_dense_family();
 const KernelFamily& sm90_tma_ws_family();
 const KernelFamily& sm100_umma_family();
 const KernelFamily& sm80_multistage_family();
+const KernelFamily& triton_matmul_family();
+const KernelFamily& triton_fused_moe_family();
 
 // ---- inference-engine FP8 kernels (issue 11) ----
 const KernelFamily& engine_fp8_sm89_family();

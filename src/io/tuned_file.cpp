@@ -1,0 +1,220 @@
+#include "io/tuned_file.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "io/json_fields.hpp"
+#include "io/suggest.hpp"
+#include "tilefit/io/vocabulary.hpp"
+#include "tilefit/io/config_reader.hpp"
+#include "tilefit/model/config_limits.hpp"
+
+namespace tilefit::io::detail {
+namespace {
+
+/// Reads a decimal number at the start of `s` (at most 9 digits); advances `s`.
+std::optional<long long> take_number(std::string_view& s) {
+  std::size_t i = 0;
+  long long x = 0;
+  while (i < s.size() && i < 9 && s[i] >= '0' && s[i] <= '9') x = x * 10 + (s[i++] - '0');
+  if (i == 0) return std::nullopt;
+  s.remove_prefix(i);
+  return x;
+}
+
+bool take(std::string_view& s, std::string_view prefix) {
+  if (s.substr(0, prefix.size()) != prefix) return false;
+  s.remove_prefix(prefix.size());
+  return true;
+}
+
+/// The position of the next ",dtype=", ",block_shape=" or ",per_channel_quant=" in `s`.
+std::size_t next_part(std::string_view s) {
+  std::size_t at = s.size();
+  for (std::string_view p : {",dtype=", ",block_shape=", ",per_channel_quant="})
+    at = std::min(at, s.find(p));
+  return at;
+}
+
+/// "3_4_0" -> "3.4.0" (a folder triton_3_4_0 of SGLang's configs).
+std::string folder_version(std::string_view folder) {
+  if (!take(folder, "triton_") || folder.empty()) return "";
+  std::string v;
+  for (char c : folder) {
+    if (c == '_')
+      v.push_back('.');
+    else if (c >= '0' && c <= '9')
+      v.push_back(c);
+    else
+      return "";
+  }
+  return v.front() == '.' || v.back() == '.' ? "" : v;
+}
+
+const std::vector<std::string>& entry_field_names() {
+  static const std::vector<std::string> k = field_names(tuned_entry_fields());
+  return k;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
+bool is_batch_size(std::string_view key) {
+  if (key.empty() || key.size() > 9) return false;
+  return std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+TunedName parse_tuned_name(std::string_view path) {
+  TunedName out;
+  const std::size_t slash = path.find_last_of('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (slash != std::string_view::npos) {
+    const std::string_view dir = path.substr(0, slash);
+    const std::size_t up = dir.find_last_of('/');
+    out.triton_version = folder_version(up == std::string_view::npos ? dir : dir.substr(up + 1));
+  }
+  // E={E},N={N},device_name={device}[,dtype={dtype}][,block_shape={bs}]
+  //   [,per_channel_quant={bool}][_down].json (vLLM get_config_file_name; SGLang
+  //   fused_moe_triton_config.py:18-26 writes block_shape with a space: "[128, 128]").
+  if (!take(base, "E=") || base.size() < 5 || base.substr(base.size() - 5) != ".json") return out;
+  base.remove_suffix(5);
+  if (base.size() > 5 && base.substr(base.size() - 5) == "_down") base.remove_suffix(5);
+  if (!take_number(base) || !take(base, ",N=") || !take_number(base) || !take(base, ",device_name="))
+    return out;
+  std::size_t at = next_part(base);
+  out.device_name = std::string(base.substr(0, at));
+  base.remove_prefix(at);
+  if (out.device_name.empty()) return out;
+  if (take(base, ",dtype=")) {
+    at = next_part(base);
+    out.dtype = std::string(base.substr(0, at));
+    base.remove_prefix(at);
+    if (out.dtype.empty()) return out;
+  }
+  if (take(base, ",block_shape=")) {
+    std::array<long long, 2> bs{};
+    if (!take(base, "[")) return out;
+    const auto n = take_number(base);
+    if (!n || !take(base, ",")) return out;
+    take(base, " ");
+    const auto k = take_number(base);
+    if (!k || !take(base, "]")) return out;
+    bs = {*n, *k};
+    if (bs[0] > 0 && bs[1] > 0) out.block_shape = bs;
+  }
+  if (take(base, ",per_channel_quant=")) {
+    if (take(base, "True"))
+      out.per_channel_quant = true;
+    else if (!take(base, "False"))
+      return out;
+  }
+  out.matches = base.empty();
+  return out;
+}
+
+DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const TunedName& name,
+                                 bool suggest) {
+  DecodedConfig out;
+  out.name = key;
+  if (v.kind != Value::Kind::Object) {
+    out.errors.push_back(
+        {"", type_error("an entry object {\"BLOCK_SIZE_M\": …, \"BLOCK_SIZE_N\": …, \"BLOCK_SIZE_K\": …, …}", v)});
+    return out;
+  }
+  if (v.truncated) {
+    out.errors.push_back({"", "entry too large: more than " + std::to_string(kMaxValuesPerConfig) +
+                                  " JSON values (an entry has about 7); it was not read"});
+    return out;
+  }
+  model::KernelConfig cfg;
+  cfg.name = key;
+  cfg.family = "triton_fused_moe";
+  std::optional<long long> m, n, k;
+  std::set<std::string> seen;
+  auto number = [&](const std::string& field, const Value& x, std::int64_t hi,
+                    std::string_view noun) -> std::optional<long long> {
+    if (auto r = integer_in(x, 1, hi)) return *r;
+    const std::string allowed = "integers 1.." + std::to_string(hi);
+    out.errors.push_back({field, x.is_number() ? value_error(x, noun, allowed)
+                                               : type_error("an integer", x, allowed)});
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < v.keys.size(); ++i) {
+    const std::string& f = v.keys[i];
+    const Value& x = v.items[i];
+    const std::string field = truncate_utf8(f, 64);
+    const auto& known = entry_field_names();
+    if (std::find(known.begin(), known.end(), f) == known.end()) {
+      std::string msg = "unknown field";
+      if (auto s = suggest ? did_you_mean(f, known) : std::nullopt)
+        msg += "; did you mean \"" + *s + "\"?";
+      else
+        msg += "; allowed: " + join(known);
+      out.errors.push_back({field, msg});
+      continue;
+    }
+    if (!seen.insert(f).second) {
+      out.errors.push_back({field, "duplicate field (JSON keeps only one); give it once"});
+      continue;
+    }
+    if (f == "BLOCK_SIZE_M") {
+      m = number(f, x, model::kMaxTileExtent, "BLOCK_SIZE_M");
+    } else if (f == "BLOCK_SIZE_N") {
+      n = number(f, x, model::kMaxTileExtent, "BLOCK_SIZE_N");
+    } else if (f == "BLOCK_SIZE_K") {
+      k = number(f, x, model::kMaxTileExtent, "BLOCK_SIZE_K");
+    } else if (f == "GROUP_SIZE_M") {
+      if (auto g = number(f, x, model::kMaxTileExtent, "GROUP_SIZE_M")) cfg.group_m = *g;
+    } else if (f == "num_warps") {
+      if (auto w = number(f, x, 1024, "num_warps")) cfg.num_warps = static_cast<int>(*w);
+    } else if (f == "num_stages") {
+      if (auto s = number(f, x, model::kMaxStages, "num_stages")) cfg.stages = static_cast<int>(*s);
+    } else if (f == "SPLIT_K") {
+      // Later vLLM default configs carry "SPLIT_K": 1; fused_moe_kernel has no split-K.
+      if (integer_in(x, 1, 1)) continue;
+      out.errors.push_back({f, x.is_number() ? value_error(x, "SPLIT_K", "1 (fused_moe_kernel has no split-K)")
+                                             : type_error("an integer", x, "1")});
+    }
+  }
+  for (const auto& [field, got] : {std::pair{"BLOCK_SIZE_M", &m}, std::pair{"BLOCK_SIZE_N", &n},
+                                   std::pair{"BLOCK_SIZE_K", &k}}) {
+    if (seen.count(field) == 0)
+      out.errors.push_back({field, "missing; every entry needs BLOCK_SIZE_M, BLOCK_SIZE_N and BLOCK_SIZE_K"});
+  }
+  if (!out.errors.empty()) return out;
+  cfg.m = *m;
+  cfg.n = *n;
+  cfg.k = *k;
+  // The quantisation comes from the file name: none = the bf16/f16 kernel (the file does not say
+  // which; both give the same shared memory), fp8_w8a8 = fp8 e4m3 weights and activations, the
+  // others run other kernels (not modelled).
+  cfg.a = cfg.b = model::Operand{model::DType::BF16, model::DType::Void, 0};
+  if (name.dtype == "fp8_w8a8" && !name.per_channel_quant) {
+    cfg.fp8_w8a8 = true;
+    cfg.a = cfg.b = model::Operand{model::DType::E4M3, model::DType::Void, 0};
+  } else if (!name.dtype.empty()) {
+    cfg.unmodelled_dtype = name.dtype + (name.per_channel_quant ? " per_channel_quant" : "");
+  }
+  cfg.c = cfg.d = model::DType::BF16;
+  if (name.block_shape) {
+    cfg.block_shape = name.block_shape;
+    // vLLM's and SGLang's invoke_fused_moe_kernel: BLOCK_SIZE_K = min(BLOCK_SIZE_K,
+    // min(block_shape)) for block-wise quantisation.
+    const long long bk = std::min((*name.block_shape)[0], (*name.block_shape)[1]);
+    if (cfg.fp8_w8a8 && cfg.k > bk) {
+      cfg.tuned_block_k = cfg.k;
+      cfg.k = bk;
+    }
+  }
+  cfg.tuned_device = name.device_name;
+  cfg.triton_version = name.triton_version;
+  out.config = std::move(cfg);
+  return out;
+}
+
+}  // namespace tilefit::io::detail

@@ -1,0 +1,86 @@
+// What the two Triton families (triton_matmul, triton_fused_moe) share: Triton 3.6's decisions for
+// a K-looped tl.dot kernel whose A and B are K-contiguous loads — which MMA, which loads the
+// pipeliner multi-buffers and how deep, what else lives in shared memory (tcgen05 barriers,
+// block-scale buffers, layout-conversion scratch) — and the allocator that places it all.
+//
+// Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
+// sources the 3.6.0 wheel was built from; /work/research/triton/MODEL.md says how that was
+// established). Every rule was first written and validated in a Python reference
+// (/work/research/triton/ref_model.py, MODEL.md) against configs compiled by Triton 3.6.0.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tilefit/model/config.hpp"
+#include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/family.hpp"
+
+namespace tilefit::model::triton {
+
+/// What a family tells the shared rules about its kernel.
+struct KernelTraits {
+  int in_bits = 16;        ///< bits of the dot operands (16 f16/bf16, 32 f32 = tf32, 8 fp8)
+  int out_bits = 16;       ///< bits of the values the epilogue converts before the store
+  bool fp8 = false;        ///< e4m3 operands (fp8e4nv)
+  bool fp8_block = false;  ///< fused_moe block-wise fp8: per-iteration a_scale/b_scale loads
+};
+
+/// Triton's decisions for one config (stage-independent), kept in Plan::state.
+struct Decisions {
+  int cc = 0;
+  long long bm = 0, bn = 0, bk = 0;
+  int num_warps = 4, in_bits = 16;
+  int version = 2;               ///< mma v2 (mma.sync), v3 (wgmma), v5 (tcgen05)
+  Bytes a_tile = 0, b_tile = 0;  ///< one copy of A [BM, BK] and B [BK, BN]
+  Bytes a_align = 16, b_align = 16;
+  bool a_can_pipeline = false, b_can_pipeline = false;  ///< loads of >= 32 bits per thread
+  int a_load_bits = 0, b_load_bits = 0;                 ///< bits one thread loads per access
+  /// Whether a load that is not pipelined still goes through shared memory (always for
+  /// wgmma/tcgen05; for mma v2 only when its conversion to the dot operand needs it): 1, 0, or
+  /// -1 when not answered yet (reg_smem() answers it).
+  std::int8_t a_reg_smem = -1, b_reg_smem = -1;
+  bool fp8_promoted = false;  ///< fp8 operands of mma.sync converted to f16 in registers
+  bool fp8_block = false;
+  Bytes a_scale_cvt = 0;       ///< in-loop a_scale conversion scratch (0: none)
+  Bytes b_scale_cvt = -1;      ///< in-loop b_scale conversion scratch; -1: not answered yet
+  Bytes b_scale_buffer = 0;    ///< BN·4: async tcgen05's 1-deep b_scale buffer
+  Bytes epilogue_cvt = 0;      ///< the epilogue's conversion scratch (0: none)
+  int instr_n = 0;             ///< wgmma N
+  int warps_m = 1, warps_n = 1;  ///< the accumulator's warpsPerCTA
+  /// Why wgmma/tcgen05 is not used on sm_90/sm_100 (empty: it is, or the arch has neither).
+  const char* fallback = "";
+};
+
+/// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
+void clear_layout_memo();
+
+/// Does operand `op` (0: A, 1: B), when not pipelined, go through shared memory?
+bool reg_smem(const Decisions& d, int op);
+/// The in-loop b_scale conversion scratch of a synchronous MMA (fp8 block-wise).
+Bytes b_scale_cvt(const Decisions& d);
+
+/// Triton's checks that make the config fail to compile (invalid), as error diagnostics:
+/// num_warps, power-of-two blocks, tensor size, fp8 support, tl.dot's minimum K. True when the
+/// config is invalid (for these or earlier reasons).
+bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& why);
+
+/// The stage-independent decisions: every layout-conversion question the kernel's own
+/// num_stages (`stages`) needs, answered once. The questions only another stage count can raise
+/// (a load that num_stages 1 does not pipeline) are answered when asked.
+Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int stages);
+
+/// num_warps as compiled (CUDAOptions default 4).
+int num_warps_of(const KernelConfig& cfg);
+
+/// The kernel's shared memory at num_stages = `stages` (>= 1): the buffers Triton allocates,
+/// placed by its allocator. Field: with the breakdown of the buffers live at the peak.
+template <class F>
+BasicStorage<F> triton_storage(const Decisions& d, int stages);
+extern template Storage triton_storage<Field>(const Decisions&, int);
+extern template Sizes triton_storage<Extent>(const Decisions&, int);
+
+/// The shared decide(): stage count, invalid reasons, notes, kernel description.
+Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
+
+}  // namespace tilefit::model::triton
