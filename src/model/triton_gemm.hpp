@@ -4,9 +4,9 @@
 // block-scale buffers, layout-conversion scratch) — and the allocator that places it all.
 //
 // Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
-// sources the 3.6.0 wheel was built from; /work/research/triton/MODEL.md says how that was
+// sources the 3.6.0 wheel was built from; docs/triton-model.md says how that was
 // established). Every rule was first written and validated in a Python reference
-// (/work/research/triton/ref_model.py, MODEL.md) against configs compiled by Triton 3.6.0.
+// (tools/triton/reference/ref_model.py, MODEL.md) against configs compiled by Triton 3.6.0.
 #pragma once
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 //     can add conversion scratch or, with an asynchronous tcgen05 MMA, a b_scale buffer
 //     (src/model/triton_gemm.cpp).
 // MUL_ROUTED_WEIGHT (the MoE's second GEMM) and GROUP_SIZE_M do not change shared memory
-// (/work/research/triton/MODEL.md §9).
+// (docs/triton-model.md §9).
 #include "families.hpp"
 #include "../triton_gemm.hpp"
 
