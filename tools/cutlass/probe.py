@@ -909,7 +909,15 @@ def safe(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", s)[:150]
 
 
-def load_rows(paths: List[str]) -> List[Item]:
+def is_cutlass_row(row: dict) -> bool:
+    """Rows this script can probe: CUTLASS kernel configs. Triton rows (kernel triton_*) are
+    measured by tools/triton/, engine launcher rows (config.launcher) by fp8_engines/."""
+    c = row.get("config", {})
+    return "launcher" not in c and not str(c.get("kernel", "")).startswith("triton_")
+
+
+def load_rows(paths: List[str], skipped: Optional[List[str]] = None) -> List[Item]:
+    """The CUTLASS rows of the JSONL files; the keys of other rows go to `skipped`."""
     items = []
     for p in paths:
         stem = os.path.basename(p)
@@ -926,6 +934,10 @@ def load_rows(paths: List[str]) -> List[Item]:
                     rid = f"{base}_{n}"
                     n += 1
                 seen.add(rid)
+                if not is_cutlass_row(row):
+                    if skipped is not None:
+                        skipped.append(f"{safe(stem)}/{rid}")
+                    continue
                 items.append(Item(p, stem, i, row, f"{safe(stem)}/{rid}"))
     return items
 
@@ -1433,7 +1445,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     r.add_argument("--commit", default="?")
 
     args = ap.parse_args(argv)
-    items = select(load_rows(args.rows), args.only, args.sample)
+    skipped: List[str] = []
+    items = select(load_rows(args.rows, skipped), args.only, args.sample)
+    if skipped:
+        print(f"skipped {len(skipped)} rows that are not CUTLASS kernel configs (Triton rows: "
+              f"tools/triton/; engine launcher rows: tools/cutlass/fp8_engines/)", file=sys.stderr)
     if args.keys:
         with open(args.keys, encoding="utf-8") as f:
             order = [l.strip() for l in f if l.strip()]

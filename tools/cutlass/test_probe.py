@@ -24,10 +24,13 @@ import check_citations as cc  # noqa: E402
 import probe  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-# The CUTLASS rows; the engine FP8 rows (launcher configs) have their own probes in fp8_engines/,
-# and kernel-names.jsonl holds names, not measured rows.
-DATA = sorted(f for f in glob.glob(os.path.join(ROOT, "tests", "data", "*.jsonl"))
-              if "fp8-engines" not in os.path.basename(f) and os.path.basename(f) != "kernel-names.jsonl")
+# Every measured-row file, as the README's `tests/data/*.jsonl` passes them: the loader keeps
+# the CUTLASS rows (engine launcher rows have their own probes in fp8_engines/, Triton rows are
+# measured by tools/triton/); kernel-names.jsonl holds names, not rows.
+ALL_DATA = sorted(f for f in glob.glob(os.path.join(ROOT, "tests", "data", "*.jsonl"))
+                  if os.path.basename(f) != "kernel-names.jsonl")
+DATA = [f for f in ALL_DATA
+        if "fp8-engines" not in os.path.basename(f) and "triton" not in os.path.basename(f)]
 
 
 def rows():
@@ -233,6 +236,17 @@ class GeneratedTypeChains(unittest.TestCase):
             probe.generate({"id": "x", "config": {"arch": "sm90", "tile": [128, 128, 64],
                                                   "dtype": "bf16",
                                                   "epilogue": {"variant": "tma", "stages_c": 2}}})
+
+
+class Loader(unittest.TestCase):
+    def test_other_rows_are_skipped_and_counted(self):
+        skipped = []
+        items = probe.load_rows(ALL_DATA, skipped)
+        self.assertEqual([it.key for it in items], [it.key for it in rows()])
+        stems = {k.split("/")[0] for k in skipped}
+        self.assertEqual(stems, {"fp8-engines-cutlass-4.7", "measured-fp8-engines",
+                                 "triton-3.6", "measured-triton-3.6"})
+        self.assertGreater(len(skipped), 1000)
 
 
 class Sample(unittest.TestCase):
