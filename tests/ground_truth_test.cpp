@@ -1,9 +1,10 @@
-// Every measured row of tests/data/cutlass-4.7.jsonl (copied from ../shared/ground-truth/,
-// measured by compiling CUTLASS 4.7.0 probes), measured-sm80.jsonl, measured-sm100.jsonl,
-// measured-sm120-sm90.jsonl, triton-3.6.jsonl and measured-triton-3.6.jsonl (Triton 3.6.0's
-// metadata.shared) through the real config reader and the model: byte-exact stages,
-// smem_bytes, epilogue_smem, mainloop_smem, a breakdown that sums to smem_bytes, and the same
-// status. (The family tests keep only row counts and invariants over these rows.)
+// Every measured row of tests/data/ through the real config reader and the model: the CUTLASS
+// 4.7 rows (cutlass-4.7.jsonl, copied from ../shared/ground-truth/, and this project's
+// measured-sm80/-sm100/-sm120-sm90.jsonl), the engine FP8 rows (fp8-engines-cutlass-4.7.jsonl,
+// measured-fp8-engines.jsonl) and the Triton 3.6 rows (triton-3.6.jsonl,
+// measured-triton-3.6.jsonl: Triton's metadata.shared). Byte-exact stages, smem_bytes,
+// epilogue_smem, mainloop_smem, a breakdown that sums to smem_bytes, and the same status.
+// (The family tests keep only row counts and invariants over these rows.)
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -25,7 +26,7 @@ using test::load_rows;
 
 class GroundTruth : public ::testing::TestWithParam<GroundTruthRow> {};
 
-TEST_P(GroundTruth, MatchesCutlass) {
+TEST_P(GroundTruth, MatchesMeasured) {
   const GroundTruthRow& row = GetParam();
   const std::optional<model::KernelConfig> read = test::row_config(row);
   ASSERT_TRUE(read.has_value());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct GroundTruthRow {
   nlohmann::json config;  ///< one config in the config-file format
   nlohmann::json expect;  ///< what CUTLASS measured: status, stages, smem_bytes, ...
 };
+
+/// GoogleTest prints a parameter with this (the row's id), not as raw bytes.
+inline void PrintTo(const GroundTruthRow& row, std::ostream* os) { *os << row.id; }
 
 /// The rows of tests/data/`file` (blank lines skipped), in file order; with `kernel` given,
 /// only the rows whose config names that kernel family.

@@ -15,7 +15,12 @@ using Bytes = std::int64_t;
 constexpr Bytes ceil_div(Bytes x, Bytes a) { return (x + a - 1) / a; }
 
 /// `cutlass::round_up` (cutlass/fast_math.h:214-216): x rounded up to a multiple of a.
-constexpr Bytes round_up(Bytes x, Bytes a) { return ceil_div(x, a) * a; }
+/// Every alignment of a layout is a power of two: those take a mask, not a 64-bit division
+/// (about a quarter of a verdict's time before); the result is the same for x >= 0.
+constexpr Bytes round_up(Bytes x, Bytes a) {
+  if (x >= 0 && a > 0 && (a & (a - 1)) == 0) return (x + a - 1) & ~(a - 1);
+  return ceil_div(x, a) * a;
+}
 
 /// floor(x / a) * a.
 constexpr Bytes round_down(Bytes x, Bytes a) { return (x / a) * a; }
