@@ -10,12 +10,9 @@ Bytes ss_swizzle_alignment(int bits, long long extent) {
   // Atom widths in bits and the alignment each forces (2^(B+M+S) bytes).
   constexpr struct { int width_bits; Bytes align; } kAtoms[] = {
       {1024, 1024}, {512, 512}, {256, 256}, {128, 128}};
-  const bool pow2 = (bits & (bits - 1)) == 0;  // every type but fp6: shifts and masks
-  const int shift = pow2 ? __builtin_ctz(static_cast<unsigned>(bits)) : 0;
   for (const auto& atom : kAtoms) {
-    const int elems = pow2 ? atom.width_bits >> shift : atom.width_bits / bits;
-    if (elems <= 0) continue;
-    if (pow2 ? (extent & (elems - 1)) == 0 : extent % elems == 0) return atom.align;
+    const int elems = atom.width_bits / bits;
+    if (elems > 0 && extent % elems == 0) return atom.align;
   }
   return 0;
 }

@@ -59,22 +59,11 @@ class LayoutState {
  public:
   static constexpr std::size_t kBytes = 512;
 
-  LayoutState() = default;
-  // Copies move only the bytes in use: a verdict copies plans, and zeroing or copying all
-  // kBytes was a fifth of an SM90 verdict's time.
-  LayoutState(const LayoutState& o) : used_(o.used_) { std::memcpy(buffer_, o.buffer_, used_); }
-  LayoutState& operator=(const LayoutState& o) {
-    used_ = o.used_;
-    std::memcpy(buffer_, o.buffer_, used_);
-    return *this;
-  }
-
   template <class T>
   void store(const T& value) {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= kBytes && alignof(T) <= 16,
                   "a family's layout state must be a small trivially copyable struct");
     ::new (static_cast<void*>(buffer_)) T(value);
-    used_ = sizeof(T);
   }
   template <class T>
   const T& get() const {
@@ -82,8 +71,7 @@ class LayoutState {
   }
 
  private:
-  std::size_t used_ = 0;
-  alignas(16) std::byte buffer_[kBytes];  // only the first used_ bytes are ever read
+  alignas(16) std::byte buffer_[kBytes] = {};
 };
 
 /// What a family decides for a config, before any struct is laid out.
