@@ -3,15 +3,21 @@
 # configs -> model -> table and JSON reports, seeded from configs/ and tests/data/.
 #   scripts/fuzz.sh [seconds=30] [extra libFuzzer flags, e.g. -runs=10000000 -jobs=2]
 # FUZZ_SEED=0 gives every job a random seed (libFuzzer -seed=0); the default 1 is repeatable.
-# Builds build-fuzz/ (clang) first. Exits non-zero on any finding; the input that caused it
+# Builds build-fuzz/ (clang) first, or FUZZ_BUILD (CI: build-asan, made by scripts/sanitize.sh). Exits non-zero on any finding; the input that caused it
 # is left in build-fuzz/fuzz-findings/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 build=${FUZZ_BUILD:-build-fuzz}
-CXX=clang++ CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILEFIT_SANITIZE=ON \
-  -DTILEFIT_FUZZ=ON -DTILEFIT_WITH_CUDA=OFF -DTILEFIT_BUILD_TESTS=OFF -DTILEFIT_BUILD_BENCH=OFF >/dev/null
+if [ -f "$build/CMakeCache.txt" ] && grep -q '^TILEFIT_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
+  # A sanitizer build that already has the fuzz target (scripts/sanitize.sh makes one): reuse it
+  # as it is configured (its tests stay built).
+  :
+else
+  CXX=clang++ CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILEFIT_SANITIZE=ON \
+    -DTILEFIT_FUZZ=ON -DTILEFIT_WITH_CUDA=OFF -DTILEFIT_BUILD_TESTS=OFF -DTILEFIT_BUILD_BENCH=OFF >/dev/null
+fi
 cmake --build "$build" -j"$(nproc)" --target tilefit_fuzz
 
 corpus=${FUZZ_CORPUS:-$(mktemp -d)}

@@ -1,8 +1,23 @@
 #include "tilefit/analysis/check.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace tilefit::analysis {
+namespace {
+
+/// Keeps a whole run (check_configs).
+class Collect final : public CheckSink {
+ public:
+  explicit Collect(CheckRun& run) : run_(run) {}
+  void entry(Entry&& e) override { run_.entries.push_back(std::move(e)); }
+  void problem(Problem&& p) override { run_.problems.push_back(std::move(p)); }
+
+ private:
+  CheckRun& run_;
+};
+
+}  // namespace
 
 std::string problem_text(const Problem& p) {
   const io::ConfigError& w = p.where;
@@ -10,37 +25,83 @@ std::string problem_text(const Problem& p) {
   return io::format_error(w);
 }
 
+void Tally::count(const Entry& e) {
+  ++configs;
+  switch (e.result.status) {
+    case model::Status::Fits: ++fits; break;
+    case model::Status::DoesNotFit: ++does_not_fit; break;
+    case model::Status::Invalid: ++invalid; break;
+  }
+}
+
 Tally tally(const CheckRun& run) {
   Tally t;
-  t.configs = run.entries.size();
-  for (const Entry& e : run.entries) {
-    switch (e.result.status) {
-      case model::Status::Fits: ++t.fits; break;
-      case model::Status::DoesNotFit: ++t.does_not_fit; break;
-      case model::Status::Invalid: ++t.invalid; break;
-    }
-  }
+  for (const Entry& e : run.entries) t.count(e);
   t.errors = run.problems.size();
   return t;
 }
 
-void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail detail,
-             CheckRun& run) {
+CheckStream::CheckStream(const TargetRequest& request, const device::DeviceSource& devices,
+                         model::Detail detail)
+    : detail_(detail) {
+  head_.mode = request.mode;
+  // One resolver per architecture of a several-arch request; one otherwise.
+  if (request.mode == TargetRequest::Mode::arch && request.archs.size() > 1) {
+    head_.archs = request.archs;
+    for (int sm : request.archs) resolvers_.emplace_back(request.for_arch(sm), devices);
+  } else {
+    resolvers_.emplace_back(request, devices);
+    head_.common_target = resolvers_.front().common();
+  }
+}
+
+CheckStream::~CheckStream() = default;
+
+void CheckStream::report(Problem&& p, CheckSink& sink) {
+  ++tally_.errors;
+  sink.problem(std::move(p));
+}
+
+void CheckStream::add(io::LoadResult&& loaded, CheckSink& sink) {
+  for (io::ConfigError& e : loaded.errors) report({Problem::Kind::input, std::move(e)}, sink);
+  // Nothing can be analysed without the requested GPU: finish() says why, once.
+  if (resolvers_.front().device_failure()) return;
+  for (const io::LoadedConfig& lc : loaded.configs) {
+    if (sink.stopped()) return;
+    for (TargetResolver& r : resolvers_) analyse(lc, r, sink);
+  }
+}
+
+void CheckStream::add_file(const std::string& path, CheckSink& sink) { add(io::read_config_file(path), sink); }
+
+Tally CheckStream::finish(CheckSink& sink) {
+  if (const auto& failure = resolvers_.front().device_failure())
+    report({Problem::Kind::device, {"", -1, "", "", failure->message}}, sink);
+  return tally_;
+}
+
+void CheckStream::analyse(const io::LoadedConfig& lc, TargetResolver& resolver, CheckSink& sink) {
   Resolution res = resolver.resolve(lc.config, lc.arch_given);
   const std::string& name = lc.config.name;
+  // A problem that is the same for every config of the file: reported once, for the file.
+  auto once_per_file = [&](Problem::Kind kind, std::string message) {
+    const auto key = std::make_pair(lc.file, message);
+    if (std::find(file_problems_.begin(), file_problems_.end(), key) != file_problems_.end()) return;
+    file_problems_.push_back(key);
+    report({kind, {lc.file, -1, "", res.field, std::move(message)}}, sink);
+  };
   switch (res.kind) {
     case Resolution::Kind::input_error:
-      if (res.file_level) {
-        // Once per file (every entry of a tuned table has the same device_name).
-        for (const Problem& p : run.problems)
-          if (p.where.file == lc.file && p.where.index < 0 && p.where.message == res.message) return;
-        run.problems.push_back({Problem::Kind::input, {lc.file, -1, "", res.field, res.message}});
-        return;
-      }
-      run.problems.push_back({Problem::Kind::input, {lc.file, lc.index, name, res.field, res.message}});
+      if (res.file_level)
+        once_per_file(Problem::Kind::input, res.message);
+      else
+        report({Problem::Kind::input, {lc.file, lc.index, name, res.field, res.message}}, sink);
       return;
     case Resolution::Kind::device_error:
-      run.problems.push_back({Problem::Kind::device, {lc.file, lc.index, name, "", res.message}});
+      if (res.file_level)
+        once_per_file(Problem::Kind::device, res.message);
+      else
+        report({Problem::Kind::device, {lc.file, lc.index, name, "", res.message}}, sink);
       return;
     case Resolution::Kind::mismatch:
     case Resolution::Kind::analyse:
@@ -54,49 +115,35 @@ void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail
   if (res.kind == Resolution::Kind::mismatch) {
     e.result = model::not_evaluated(e.config, e.target.limits, std::move(*res.why));
   } else {
-    e.result = model::evaluate(e.config, e.target.limits, detail);
-    if (detail == model::Detail::full) {
+    e.result = model::evaluate(e.config, e.target.limits, detail_);
+    if (detail_ == model::Detail::full) {
       auto& d = e.result.diagnostics;
       d.insert(d.begin(), std::make_move_iterator(res.before.begin()),
                std::make_move_iterator(res.before.end()));
       for (model::Diagnostic& x : res.after) d.push_back(std::move(x));
     }
   }
-  run.entries.push_back(std::move(e));
-}
-
-CheckRun check_files(const std::vector<std::string>& files, const TargetRequest& request,
-                     const device::DeviceSource& devices, model::Detail detail) {
-  io::LoadResult all;
-  for (const std::string& file : files) {
-    io::LoadResult lr = io::read_config_file(file);
-    for (io::ConfigError& e : lr.errors) all.errors.push_back(std::move(e));
-    for (io::LoadedConfig& c : lr.configs) all.configs.push_back(std::move(c));
-  }
-  return check_configs(std::move(all), request, devices, detail);
+  tally_.count(e);
+  sink.entry(std::move(e));
 }
 
 CheckRun check_configs(io::LoadResult loaded, const TargetRequest& request,
                        const device::DeviceSource& devices, model::Detail detail) {
-  CheckRun run;
-  run.mode = request.mode;
-  // One resolver per architecture of a several-arch request; one otherwise.
-  std::vector<TargetResolver> resolvers;
-  if (request.mode == TargetRequest::Mode::arch && request.archs.size() > 1) {
-    run.archs = request.archs;
-    for (int sm : request.archs) resolvers.emplace_back(request.for_arch(sm), devices);
-  } else {
-    resolvers.emplace_back(request, devices);
-    run.common_target = resolvers.front().common();
-  }
-  for (io::ConfigError& e : loaded.errors) run.problems.push_back({Problem::Kind::input, std::move(e)});
-  if (const auto& failure = resolvers.front().device_failure()) {
-    // Nothing can be analysed without the requested GPU: one device problem says why.
-    run.problems.push_back({Problem::Kind::device, {"", -1, "", "", failure->message}});
-    return run;
-  }
-  for (const io::LoadedConfig& lc : loaded.configs)
-    for (TargetResolver& r : resolvers) analyse(lc, r, detail, run);
+  CheckStream stream(request, devices, detail);
+  CheckRun run = stream.head();
+  Collect sink(run);
+  stream.add(std::move(loaded), sink);
+  stream.finish(sink);
+  return run;
+}
+
+CheckRun check_files(const std::vector<std::string>& files, const TargetRequest& request,
+                     const device::DeviceSource& devices, model::Detail detail) {
+  CheckStream stream(request, devices, detail);
+  CheckRun run = stream.head();
+  Collect sink(run);
+  for (const std::string& file : files) stream.add_file(file, sink);
+  stream.finish(sink);
   return run;
 }
 

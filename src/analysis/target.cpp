@@ -156,10 +156,12 @@ Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_giv
       } else {
         const device::DeviceList& list = all_devices();
         if (!list.ok() || list.value().empty()) {
+          // The same for every config of the file without "arch": said once, for the file.
           r.kind = Resolution::Kind::device_error;
-          r.message = "the config has no \"arch\" and no GPU can be asked (" +
+          r.file_level = true;
+          r.message = "configs without \"arch\" cannot be analysed: no GPU can be asked (" +
                       (list.ok() ? std::string("no device") : list.error().message) +
-                      "); give the config an \"arch\" or run with --arch";
+                      "); give them an \"arch\" or run with --arch";
           return r;
         }
         const device::DeviceInfo& d = list.value().front();

@@ -1,6 +1,7 @@
 // `tilefit check FILE... [--arch A[,B...] | --device N | --builtin]
 //                 [--format table|json|csv|markdown] [--breakdown]`
-// Options -> analysis::check_files (target rules in tilefit/analysis/target.hpp) -> a report.
+// Options -> analysis::CheckStream (target rules in tilefit/analysis/target.hpp) -> a streamed
+// report (report::CheckWriter).
 #include <memory>
 
 #include "cli/cli_context.hpp"
@@ -20,36 +21,51 @@ struct CheckOptions {
   bool breakdown = false;
 };
 
+/// The report writer, plus what the CLI needs of every problem (a line on stderr, the exit code).
+class Sink final : public analysis::CheckSink {
+ public:
+  Sink(report::CheckWriter& w, CliContext& ctx) : w_(w), ctx_(ctx) {}
+  void entry(analysis::Entry&& e) override {
+    if (e.result.status != model::Status::Fits) ctx_.raise(kExitNotFit);
+    w_.entry(std::move(e));
+  }
+  void problem(analysis::Problem&& p) override {
+    // On stderr whatever the format (JSON also carries them in "errors").
+    ctx_.error(analysis::problem_text(p), p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);
+    w_.problem(std::move(p));
+  }
+  bool stopped() const override { return w_.stopped(); }
+
+ private:
+  report::CheckWriter& w_;
+  CliContext& ctx_;
+};
+
 void run_check(const CheckOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
-  const bool json = opt.format == "json";
-  if (opt.format != "table") Output::report_closed_pipes();
+  const report::Format format = report::format_named(opt.format);
+  if (format == report::Format::json) Output::report_closed_pipes();
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
-  io::LoadResult loaded = opt.names.empty() ? io::LoadResult{} : io::configs_from_names(opt.names);
-  for (const std::string& file : opt.files) {
-    io::LoadResult lr = io::read_config_file(file);
-    for (io::ConfigError& e : lr.errors) loaded.errors.push_back(std::move(e));
-    for (io::LoadedConfig& c : lr.configs) loaded.configs.push_back(std::move(c));
-  }
-  const analysis::CheckRun run =
-      analysis::check_configs(std::move(loaded), request, device::system_devices());
+  reject_stdin_twice(opt.files);
+  if (opt.breakdown && format != report::Format::table)
+    throw CommandError(kExitInput, "--breakdown is for --format table; --format " + opt.format +
+                                       (format == report::Format::json ? " always carries \"breakdown\""
+                                                                       : " has no room for it: use --format json"));
 
-  if (json) {
-    ctx.out.write(report::to_json(run).dump(2) + "\n");
-  } else {
-    if (opt.format == "csv")
-      ctx.out.write(report::render_csv(run));
-    else if (opt.format == "markdown")
-      ctx.out.write(report::render_markdown(run));
-    else
-      ctx.out.write(report::render_table(run, opt.breakdown));
-    for (const analysis::Problem& p : run.problems) ctx.errors.push_back(analysis::problem_text(p));
+  // Files are read and analysed one at a time and each result written as it comes: memory stays
+  // bounded whatever the number of files and configs.
+  analysis::CheckStream stream(request, device::system_devices());
+  auto writer = report::CheckWriter::make(
+      format, opt.breakdown, stream.head(), [&ctx](std::string_view text) { ctx.out.write(text); },
+      [&ctx] { return ctx.out.failed(); });
+  Sink sink(*writer, ctx);
+  if (!opt.names.empty()) stream.add(io::configs_from_names(opt.names), sink);
+  for (const std::string& file : opt.files) {
+    if (sink.stopped()) break;
+    stream.add_file(file, sink);
   }
-  for (const analysis::Entry& e : run.entries)
-    if (e.result.status != model::Status::Fits) ctx.raise(kExitNotFit);
-  for (const analysis::Problem& p : run.problems)
-    ctx.raise(p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);
+  writer->finish(stream.finish(sink));
 }
 
 }  // namespace

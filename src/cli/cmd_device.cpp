@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/cli_context.hpp"
+#include "cli/target_options.hpp"
 #include "report/device_report.hpp"
 #include "tilefit/device/device_query.hpp"
 
@@ -20,6 +21,7 @@ struct DeviceOptions {
 /// "3" -> 3; anything but a whole number -> nullopt.
 std::optional<int> parse_index(const std::string& s) {
   int v = 0;
+  if (s.empty() || s.front() < '0' || s.front() > '9') return std::nullopt;  // no sign, no space
   const char* b = s.data();
   const char* e = s.data() + s.size();
   auto [p, ec] = std::from_chars(b, e, v);
@@ -42,7 +44,7 @@ void run_device(const DeviceOptions& opt, CliContext& ctx) {
     else err = r.error();
   } else {
     throw CommandError(kExitInput,
-                       "--device takes a GPU index (0, 1, ...) or 'all', not '" + opt.device + "'");
+                       "--device '" + opt.device + "': not a GPU index; allowed: a whole number 0, 1, 2, ... or 'all'");
   }
 
   if (err) {
@@ -51,7 +53,7 @@ void run_device(const DeviceOptions& opt, CliContext& ctx) {
       j["error"] = report::device_error_json(*err);
       ctx.out.write(j.dump(2) + "\n");
     }
-    ctx.error(err->message, kExitDevice);
+    ctx.error(for_device_command(err->message), kExitDevice);
     return;
   }
   ctx.out.write(json ? report::devices_json(devs).dump(2) + "\n" : report::devices_text(devs));

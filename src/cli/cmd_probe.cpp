@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/cli_context.hpp"
+#include "cli/target_options.hpp"
 #include "report/device_report.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/device/device_query.hpp"
@@ -38,7 +39,7 @@ void device_failure(const device::DeviceError& err, bool json, CliContext& ctx) 
     j["error"] = report::device_error_json(err);
     ctx.out.write(j.dump(2) + "\n");
   }
-  ctx.error(err.message, kExitDevice);
+  ctx.error(for_device_command(err.message), kExitDevice);
 }
 
 /// Probes one evaluated config (when the model gives smem_bytes); a DeviceError stops the run.
@@ -148,7 +149,7 @@ void register_probe(CLI::App& app, Command& cmd) {
       "model, and find the exact launch boundary. Disagreements print 'DISAGREE' and exit 1; "
       "device errors exit 3. Needs a build with a CUDA compiler.");
   sub->add_option("files", opt->files, "config files (JSON); none: the boundary only");
-  sub->add_option("--device", opt->device, "GPU index (default 0)");
+  sub->add_option("--device", opt->device, "GPU index (default 0)")->check(gpu_index());
   sub->add_option("--format", opt->format, "table (default) or json")
       ->check(CLI::IsMember({"table", "json"}));
   sub->add_flag("--no-boundary", opt->no_boundary, "skip the boundary search");

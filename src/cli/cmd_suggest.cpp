@@ -28,7 +28,8 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
     throw CommandError(kExitInput, "suggest takes one architecture; run it once per --arch");
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
-  if (opt.format != "table") Output::report_closed_pipes();
+  if (opt.format == "json") Output::report_closed_pipes();
+  reject_stdin_twice(opt.files);
   io::LoadResult loaded = opt.names.empty() ? io::LoadResult{} : io::configs_from_names(opt.names);
   for (const std::string& file : opt.files) {
     io::LoadResult lr = io::read_config_file(file);
@@ -57,8 +58,9 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
       ctx.out.write(report::suggest_markdown(run));
     else
       ctx.out.write(report::suggest_table(run));
-    for (const analysis::Problem& p : run.check.problems) ctx.errors.push_back(analysis::problem_text(p));
   }
+  // On stderr whatever the format (JSON also carries them in "errors").
+  for (const analysis::Problem& p : run.check.problems) ctx.errors.push_back(analysis::problem_text(p));
   if (none) ctx.raise(kExitNotFit);
   for (const analysis::Problem& p : run.check.problems)
     ctx.raise(p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);

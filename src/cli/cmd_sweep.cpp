@@ -22,14 +22,8 @@ struct SweepCliOptions {
   std::string sort = "none";
   bool reverse = false;
   std::uint64_t top = 0;
+  bool top_given = false;
 };
-
-report::Format format_of(const std::string& f) {
-  if (f == "json") return report::Format::json;
-  if (f == "csv") return report::Format::csv;
-  if (f == "markdown") return report::Format::markdown;
-  return report::Format::table;
-}
 
 analysis::SortKey sort_of(const std::string& s) {
   if (s == "stages") return analysis::SortKey::stages;
@@ -46,14 +40,18 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
   o.sort = sort_of(opt.sort);
   o.reverse = opt.reverse;
   o.top = opt.top;
-  if (opt.top > 0 && o.sort == analysis::SortKey::none)
+  if (opt.top_given && o.sort == analysis::SortKey::none)
     throw CommandError(kExitInput, "--top " + std::to_string(opt.top) + " needs --sort (stages, bytes, headroom or tile)");
-  const report::Format format = format_of(opt.format);
+  if (opt.reverse && o.sort == analysis::SortKey::none)
+    throw CommandError(kExitInput, "--reverse needs --sort (stages, bytes, headroom or tile): without it the "
+                                   "candidates come in the space's order");
+  const report::Format format = report::format_named(opt.format);
   o.detail = format == report::Format::json ? model::Detail::full : model::Detail::verdict;
-  if (format != report::Format::table) Output::report_closed_pipes();
+  if (format == report::Format::json) Output::report_closed_pipes();
 
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give sweep files (or - for standard input) or --name NAME");
+  reject_stdin_twice(opt.files);
   std::vector<io::ConfigSpace> spaces;
   std::vector<analysis::Problem> problems;
   std::vector<io::SpaceLoad> loads;
@@ -82,8 +80,8 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
   const analysis::SweepTally tally = analysis::run_sweep(spaces, o, device::system_devices(), sink, problems);
   writer->finish(tally, problems);
 
-  if (format != report::Format::json)
-    for (const analysis::Problem& p : problems) ctx.errors.push_back(analysis::problem_text(p));
+  // On stderr whatever the format (JSON also carries them in "errors").
+  for (const analysis::Problem& p : problems) ctx.errors.push_back(analysis::problem_text(p));
   ctx.raise(tally.fits > 0 ? kExitOk : kExitNotFit);
   for (const analysis::Problem& p : problems)
     ctx.raise(p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);
@@ -109,7 +107,16 @@ void register_sweep(CLI::App& app, Command& cmd) {
                   "(largest M*N*K first); holds the listed candidates (32 B each) until the end")
       ->check(CLI::IsMember({"none", "stages", "bytes", "headroom", "tile"}));
   sub->add_flag("--reverse", opt->reverse, "Sort the other way round");
-  sub->add_option("--top", opt->top, "With --sort: only the best N");
+  sub->add_option("--top", opt->top, "With --sort: only the best N (N >= 1)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            const bool digits = !s.empty() && s.size() <= 18 &&
+                                s.find_first_not_of("0123456789") == std::string::npos;
+            if (digits && s.find_first_not_of('0') != std::string::npos) return "";
+            return "'" + s + "' is not a count of candidates; allowed: a whole number 1, 2, 3, ...";
+          },
+          "N", "count"))
+      ->each([opt](const std::string&) { opt->top_given = true; });
   sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_sweep(*opt, ctx); }; });
 }
 

@@ -9,12 +9,18 @@ namespace tilefit::cli {
 
 analysis::TargetRequest TargetOptions::request() const {
   analysis::TargetRequest r;
+  if (arch_given && arch.empty())
+    throw CommandError(kExitInput, "--arch \"\": no architecture given (an unset variable?); allowed: " +
+                                       model::arch_choices() + "; several: sm_90,sm_120");
   if (!arch.empty()) {
     // "sm_90,sm_120": one result per config per architecture.
     std::size_t start = 0;
     while (start <= arch.size()) {
       const std::size_t end = std::min(arch.find(',', start), arch.size());
       const std::string one = arch.substr(start, end - start);
+      if (one.empty())
+        throw CommandError(kExitInput, "--arch \"" + arch + "\": an empty architecture in the list; give "
+                                           "them comma-separated with none empty (sm_90,sm_120)");
       const auto sm = model::parse_arch(one);
       if (!sm || !model::find_arch(*sm))
         throw CommandError(kExitInput, "--arch \"" + one + "\": unknown architecture; allowed: " +
@@ -41,13 +47,39 @@ void add_target_options(CLI::App& sub, TargetOptions& opt) {
                               "Analyse every config for this architecture from the built-in "
                               "table (sm90, sm_120a, 100, 12.1, ...); several, comma-separated "
                               "(sm_90,sm_120), give one result per config per architecture");
-  auto* dev = sub.add_option("--device", opt.device, "Analyse for GPU N (queried)")
-                  ->check(CLI::NonNegativeNumber);
+  arch->each([&opt](const std::string&) { opt.arch_given = true; });
+  auto* dev = sub.add_option("--device", opt.device, "Analyse for GPU N (queried)")->check(gpu_index());
   auto* builtin = sub.add_flag("--builtin", opt.builtin,
                                "Never ask a GPU: use the built-in table for each config's own arch");
   arch->excludes(dev);
   builtin->excludes(dev);
   builtin->excludes(arch);
+}
+
+void reject_stdin_twice(const std::vector<std::string>& files) {
+  if (std::count(files.begin(), files.end(), "-") > 1)
+    throw CommandError(kExitInput, "- (standard input) is given " +
+                                       std::to_string(std::count(files.begin(), files.end(), "-")) +
+                                       " times; it can be read only once");
+}
+
+std::string for_device_command(std::string message) {
+  static constexpr std::string_view kFrom = "use --arch to";
+  static constexpr std::string_view kTo = "use 'tilefit check --arch ARCH' (or sweep, suggest) to";
+  for (std::size_t at = message.find(kFrom); at != std::string::npos; at = message.find(kFrom, at + kTo.size()))
+    message.replace(at, kFrom.size(), kTo);
+  return message;
+}
+
+CLI::Validator gpu_index() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        const bool digits = !s.empty() && s.size() <= 6 &&
+                            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits) return "";
+        return "'" + s + "' is not a GPU index; allowed: a whole number 0, 1, 2, ... (tilefit device lists them)";
+      },
+      "INDEX", "gpu_index");
 }
 
 }  // namespace tilefit::cli

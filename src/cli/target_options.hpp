@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +12,7 @@ namespace tilefit::cli {
 
 struct TargetOptions {
   std::string arch;  ///< --arch, as written
+  bool arch_given = false;  ///< --arch was on the command line (even as "")
   int device = -1;   ///< --device
   bool builtin = false;
 
@@ -20,5 +22,16 @@ struct TargetOptions {
 
 /// Adds --arch, --device and --builtin (mutually exclusive) to `sub`.
 void add_target_options(CLI::App& sub, TargetOptions& opt);
+
+/// A GPU index: a whole number 0, 1, ...; anything else is a usage error that says so (not
+/// CLI11's range of doubles).
+CLI::Validator gpu_index();
+
+/// "-" (standard input) given more than once is a usage error: it can be read only once.
+void reject_stdin_twice(const std::vector<std::string>& files);
+
+/// A device error's line as `tilefit device` / `probe` print it: they have no --arch, so the
+/// device layer's "use --arch to analyse ..." advice names the command that has it.
+std::string for_device_command(std::string message);
 
 }  // namespace tilefit::cli

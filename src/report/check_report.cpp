@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "report/buffered.hpp"
 #include "report/table.hpp"
+#include "report/text.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/report/csv.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
@@ -85,16 +87,6 @@ std::vector<std::string> notes(const model::Result& r) {
   return out;
 }
 
-std::string render_table(const analysis::CheckRun& run, bool breakdown) {
-  if (run.archs.size() > 1) return render_matrix(run, /*markdown=*/false);
-  using A = Table::Align;
-  Table t({{"NAME", A::left}, {"KERNEL", A::left}, {"ARCH", A::left}, {"TILE", A::left},
-           {"STAGES", A::right}, {"MAX", A::right}, {"SMEM / LIMIT (B)", A::right},
-           {"HEADROOM", A::right}, {"CTAs/SM", A::right}, {"VERDICT", A::left}});
-  for (const analysis::Entry& e : run.entries) t.add_row(result_cells(e), under_row(e, breakdown));
-  return t.render() + "\n" + summary_line(analysis::tally(run));
-}
-
 std::string summary_line(const analysis::Tally& n, std::string_view noun) {
   std::string out = fmt::format("{} {}{}: {} fit, {} do not fit, {} invalid", n.configs, noun,
                                 n.configs == 1 ? "" : "s", n.fits, n.does_not_fit, n.invalid);
@@ -102,51 +94,275 @@ std::string summary_line(const analysis::Tally& n, std::string_view noun) {
   return out + "\n";
 }
 
-std::string render_markdown(const analysis::CheckRun& run) {
-  if (run.archs.size() > 1) return render_matrix(run, /*markdown=*/true);
-  using A = Table::Align;
-  Table t({{"name", A::left}, {"kernel", A::left}, {"arch", A::left}, {"tile", A::left},
-           {"stages", A::right}, {"max", A::right}, {"smem / limit (B)", A::right},
-           {"headroom", A::right}, {"CTAs/SM", A::right}, {"verdict", A::left}});
-  std::string notes;
-  for (const analysis::Entry& e : run.entries) {
-    t.add_row(result_cells(e));
-    for (const model::Diagnostic& d : e.result.diagnostics)
-      notes += fmt::format("- `{}`: {}\n", e.result.name, message(d));
+namespace {
+
+/// What the JSON document says before its results, and its summary.
+ordered_json target_head(const analysis::CheckRun& run) {
+  ordered_json target;
+  target["mode"] = std::string(analysis::mode_name(run.mode));
+  if (run.common_target) {
+    const ordered_json t = target_json(*run.common_target);
+    for (auto it = t.begin(); it != t.end(); ++it) target[it.key()] = it.value();
   }
-  std::string out = t.empty() ? "" : t.render_markdown();
-  if (!notes.empty()) out += "\n" + notes;
-  return out + "\n" + summary_line(analysis::tally(run));
+  return target;
 }
 
-std::string render_csv(const analysis::CheckRun& run) {
-  std::string out(csv_header());
-  for (const analysis::Entry& e : run.entries) append_csv_row(out, e);
+ordered_json summary_json(const analysis::Tally& n) {
+  return {{"configs", n.configs}, {"fits", n.fits}, {"does_not_fit", n.does_not_fit},
+          {"invalid", n.invalid}, {"errors", n.errors}};
+}
+
+/// `j` as dump(2) writes it, every line after the first indented by `by` more spaces (an element
+/// inside the document). Bytes that are not UTF-8 are replaced, never a crash.
+std::string nested(const ordered_json& j, std::size_t by) {
+  const std::string text = j.dump(2, ' ', false, ordered_json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out.append(by, ' ');
+  }
   return out;
 }
 
-std::string render_matrix(const analysis::CheckRun& run, bool markdown) {
-  std::vector<Table::Column> cols{{markdown ? "name" : "NAME", Table::Align::left}};
-  for (int sm : run.archs) cols.push_back({model::arch_name(sm), Table::Align::left});
-  Table t(cols);
-  std::string notes;
-  const std::size_t per = run.archs.size();
-  for (std::size_t i = 0; i + per <= run.entries.size(); i += per) {
-    std::vector<std::string> row{run.entries[i].result.name};
-    for (std::size_t a = 0; a < per; ++a) {
-      const model::Result& r = run.entries[i + a].result;
-      row.push_back(matrix_cell(r));
-      if (r.status == Status::Fits) continue;
-      for (const model::Diagnostic& d : r.diagnostics)
-        if (d.severity == model::Severity::error)
-          notes += markdown ? fmt::format("- `{}` on {}: {}\n", r.name, model::arch_name(r.arch), message(d))
-                            : fmt::format("    {} on {}: {}\n", r.name, model::arch_name(r.arch), message(d));
+std::vector<Table::Column> result_columns(bool markdown) {
+  using A = Table::Align;
+  if (markdown)
+    return {{"name", A::left}, {"kernel", A::left}, {"arch", A::left}, {"tile", A::left},
+            {"stages", A::right}, {"max", A::right}, {"smem / limit (B)", A::right},
+            {"headroom", A::right}, {"CTAs/SM", A::right}, {"verdict", A::left}};
+  return {{"NAME", A::left}, {"KERNEL", A::left}, {"ARCH", A::left}, {"TILE", A::left},
+          {"STAGES", A::right}, {"MAX", A::right}, {"SMEM / LIMIT (B)", A::right},
+          {"HEADROOM", A::right}, {"CTAs/SM", A::right}, {"VERDICT", A::left}};
+}
+
+/// A column-aligned text table streamed: the first kTableLookAhead rows set the widths.
+class AlignedRows {
+ public:
+  explicit AlignedRows(std::vector<Table::Column> cols) : table_(std::move(cols)) {}
+  void add(std::vector<std::string> cells, std::string after, Buffered& out) {
+    if (!fixed_) {
+      table_.add_row(std::move(cells), std::move(after));
+      if (table_.size() == kTableLookAhead) flush(out);
+      return;
     }
-    t.add_row(std::move(row));
+    out.buf() += table_.row_line(cells, widths_);
+    out.buf() += Table::after_text(after);
+    out.maybe_flush();
   }
-  std::string out = markdown ? (t.empty() ? "" : t.render_markdown()) : t.render();
-  if (!notes.empty()) out += "\n" + notes;
-  return out + "\n" + summary_line(analysis::tally(run), "result");
+  /// Writes the held rows (with the head) and fixes the widths.
+  void flush(Buffered& out) {
+    if (fixed_) return;
+    fixed_ = true;
+    widths_ = table_.widths();
+    out.buf() += table_.render();
+    table_.clear();
+    out.maybe_flush();
+  }
+
+ private:
+  Table table_;
+  bool fixed_ = false;
+  std::vector<std::size_t> widths_;
+};
+
+class TableWriter final : public CheckWriter {
+ public:
+  TableWriter(bool breakdown, Emit emit) : breakdown_(breakdown), out_(std::move(emit)), rows_(result_columns(false)) {}
+  void entry(analysis::Entry&& e) override { rows_.add(result_cells(e), under_row(e, breakdown_), out_); }
+  void problem(analysis::Problem&&) override {}
+  void finish(const analysis::Tally& t) override {
+    rows_.flush(out_);
+    out_.buf() += "\n" + summary_line(t);
+    out_.flush();
+  }
+
+ private:
+  bool breakdown_;
+  Buffered out_;
+  AlignedRows rows_;
+};
+
+class MarkdownWriter final : public CheckWriter {
+ public:
+  explicit MarkdownWriter(Emit emit) : out_(std::move(emit)), table_(result_columns(true)) {}
+  void entry(analysis::Entry&& e) override {
+    if (!head_written_) out_.buf() += table_.markdown_head();
+    head_written_ = true;
+    out_.buf() += Table::markdown_row(result_cells(e));
+    for (const model::Diagnostic& d : e.result.diagnostics)
+      notes_.append(fmt::format("- {}: {}\n", markdown_code(e.result.name), message(d)));
+    out_.maybe_flush();
+  }
+  void problem(analysis::Problem&&) override {}
+  void finish(const analysis::Tally& t) override {
+    if (!notes_.empty()) {
+      out_.buf() += "\n";
+      notes_.drain(out_);
+    }
+    out_.buf() += "\n" + summary_line(t);
+    out_.flush();
+  }
+
+ private:
+  Buffered out_;
+  Table table_;
+  bool head_written_ = false;
+  Spill notes_;
+};
+
+class CsvWriter final : public CheckWriter {
+ public:
+  explicit CsvWriter(Emit emit) : out_(std::move(emit)) { out_.buf() += csv_header(); }
+  void entry(analysis::Entry&& e) override {
+    append_csv_row(out_.buf(), e);
+    out_.maybe_flush();
+  }
+  void problem(analysis::Problem&&) override {}
+  void finish(const analysis::Tally&) override { out_.flush(); }
+
+ private:
+  Buffered out_;
+};
+
+/// Several architectures: one row per config (its consecutive entries), one column per arch.
+class MatrixWriter final : public CheckWriter {
+ public:
+  MatrixWriter(bool markdown, const analysis::CheckRun& head, Emit emit)
+      : markdown_(markdown), archs_(head.archs), out_(std::move(emit)), rows_(columns()), md_(columns()) {}
+
+  void entry(analysis::Entry&& e) override {
+    if (!row_.empty() && (e.file != file_ || e.index != index_)) end_row();
+    if (row_.empty()) {
+      file_ = e.file;
+      index_ = e.index;
+      row_.assign(archs_.size() + 1, "-");
+      row_[0] = e.result.name;
+    }
+    const model::Result& r = e.result;
+    for (std::size_t a = 0; a < archs_.size(); ++a)
+      if (archs_[a] == r.arch) row_[a + 1] = matrix_cell(r);
+    if (r.status == Status::Fits) return;
+    for (const model::Diagnostic& d : r.diagnostics)
+      if (d.severity == model::Severity::error)
+        notes_.append(markdown_ ? fmt::format("- {} on {}: {}\n", markdown_code(r.name), model::arch_name(r.arch), message(d))
+                                : fmt::format("    {} on {}: {}\n", r.name, model::arch_name(r.arch), message(d)));
+  }
+  void problem(analysis::Problem&&) override {}
+  void finish(const analysis::Tally& t) override {
+    if (!row_.empty()) end_row();
+    if (!markdown_) rows_.flush(out_);
+    if (!notes_.empty()) {
+      out_.buf() += "\n";
+      notes_.drain(out_);
+    }
+    out_.buf() += "\n" + summary_line(t, "result");
+    out_.flush();
+  }
+
+ private:
+  std::vector<Table::Column> columns() const {
+    std::vector<Table::Column> cols{{markdown_ ? "name" : "NAME", Table::Align::left}};
+    for (int sm : archs_) cols.push_back({model::arch_name(sm), Table::Align::left});
+    return cols;
+  }
+  void end_row() {
+    if (markdown_) {
+      if (!head_written_) out_.buf() += md_.markdown_head();
+      head_written_ = true;
+      out_.buf() += Table::markdown_row(row_);
+      out_.maybe_flush();
+    } else {
+      rows_.add(std::move(row_), "", out_);
+    }
+    row_.clear();
+  }
+
+  bool markdown_;
+  std::vector<int> archs_;
+  Buffered out_;
+  AlignedRows rows_;
+  Table md_;
+  bool head_written_ = false;
+  std::vector<std::string> row_;
+  std::string file_;
+  int index_ = -1;
+  Spill notes_;
+};
+
+/// The document to_json(run).dump(2) writes, a result at a time.
+class JsonWriter final : public CheckWriter {
+ public:
+  JsonWriter(const analysis::CheckRun& head, Emit emit) : out_(std::move(emit)) {
+    out_.buf() += fmt::format("{{\n  \"schema_version\": {},\n  \"tool\": \"tilefit\",\n  \"target\": {},\n  \"results\": [",
+                              kSchemaVersion, nested(target_head(head), 2));
+  }
+  void entry(analysis::Entry&& e) override {
+    out_.buf() += any_ ? ",\n    " : "\n    ";
+    any_ = true;
+    out_.buf() += nested(result_json(e), 4);
+    out_.maybe_flush();
+  }
+  void problem(analysis::Problem&& p) override { errors_.push_back(problem_json(p)); }
+  void finish(const analysis::Tally& t) override {
+    out_.buf() += any_ ? "\n  ]" : "]";
+    out_.buf() += ",\n  \"errors\": " + nested(errors_, 2);
+    out_.buf() += ",\n  \"summary\": " + nested(summary_json(t), 2) + "\n}\n";
+    out_.flush();
+  }
+
+ private:
+  Buffered out_;
+  bool any_ = false;
+  ordered_json errors_ = ordered_json::array();
+};
+
+/// Feeds a whole run to a writer and returns the text.
+std::string render(Format format, bool breakdown, const analysis::CheckRun& run) {
+  std::string text;
+  auto w = CheckWriter::make(format, breakdown, run, [&text](std::string_view s) { text += s; });
+  for (const analysis::Entry& e : run.entries) w->entry(analysis::Entry(e));
+  for (const analysis::Problem& p : run.problems) w->problem(analysis::Problem(p));
+  w->finish(analysis::tally(run));
+  return text;
+}
+
+}  // namespace
+
+std::unique_ptr<CheckWriter> CheckWriter::make(Format format, bool breakdown, const analysis::CheckRun& head,
+                                               Emit emit, std::function<bool()> stopped) {
+  std::unique_ptr<CheckWriter> w;
+  const bool matrix = head.archs.size() > 1;
+  switch (format) {
+    case Format::json: w = std::make_unique<JsonWriter>(head, std::move(emit)); break;
+    case Format::csv: w = std::make_unique<CsvWriter>(std::move(emit)); break;
+    case Format::markdown:
+      if (matrix)
+        w = std::make_unique<MatrixWriter>(true, head, std::move(emit));
+      else
+        w = std::make_unique<MarkdownWriter>(std::move(emit));
+      break;
+    case Format::table:
+      if (matrix)
+        w = std::make_unique<MatrixWriter>(false, head, std::move(emit));
+      else
+        w = std::make_unique<TableWriter>(breakdown, std::move(emit));
+      break;
+  }
+  w->stopped_ = std::move(stopped);
+  return w;
+}
+
+std::string render_table(const analysis::CheckRun& run, bool breakdown) {
+  return render(Format::table, breakdown, run);
+}
+
+std::string render_markdown(const analysis::CheckRun& run) { return render(Format::markdown, false, run); }
+
+std::string render_csv(const analysis::CheckRun& run) { return render(Format::csv, false, run); }
+
+std::string render_matrix(const analysis::CheckRun& run, bool markdown) {
+  return render(markdown ? Format::markdown : Format::table, false, run);
 }
 
 ordered_json result_json(const analysis::Entry& e) {
@@ -197,22 +413,14 @@ ordered_json to_json(const analysis::CheckRun& run) {
   ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["tool"] = "tilefit";
-  ordered_json target;
-  target["mode"] = std::string(analysis::mode_name(run.mode));
-  if (run.common_target) {
-    const ordered_json t = target_json(*run.common_target);
-    for (auto it = t.begin(); it != t.end(); ++it) target[it.key()] = it.value();
-  }
-  j["target"] = target;
+  j["target"] = target_head(run);
   ordered_json results = ordered_json::array();
   for (const analysis::Entry& e : run.entries) results.push_back(result_json(e));
   j["results"] = std::move(results);
   ordered_json errors = ordered_json::array();
   for (const analysis::Problem& p : run.problems) errors.push_back(problem_json(p));
   j["errors"] = std::move(errors);
-  const analysis::Tally n = analysis::tally(run);
-  j["summary"] = {{"configs", n.configs}, {"fits", n.fits}, {"does_not_fit", n.does_not_fit},
-                  {"invalid", n.invalid}, {"errors", n.errors}};
+  j["summary"] = summary_json(analysis::tally(run));
   return j;
 }
 

@@ -1,5 +1,7 @@
 #include "tilefit/report/csv.hpp"
 
+#include "report/text.hpp"
+
 #include <charconv>
 
 #include "tilefit/io/config_writer.hpp"
@@ -56,9 +58,9 @@ void append_csv_row(std::string& out, const analysis::Entry& e) {
 
 void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config, bool quoted) {
   const model::Result& r = e.result;
-  append_csv_field(out, r.name);
+  append_csv_field(out, csv_text(r.name));
   out += ',';
-  append_csv_field(out, e.file);
+  append_csv_field(out, csv_text(e.file));
   out += ',';
   num(out, e.index);
   out += ',';

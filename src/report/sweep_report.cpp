@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/buffered.hpp"
 #include "report/table.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/arch.hpp"
@@ -15,24 +16,6 @@ namespace tilefit::report {
 namespace {
 
 using analysis::Entry;
-
-/// Collects output and hands it on in large pieces.
-class Buffered {
- public:
-  explicit Buffered(SweepWriter::Emit emit) : emit_(std::move(emit)) { buf_.reserve(1 << 16); }
-  std::string& buf() { return buf_; }
-  void maybe_flush() {
-    if (buf_.size() >= (1 << 16)) flush();
-  }
-  void flush() {
-    if (!buf_.empty()) emit_(buf_);
-    buf_.clear();
-  }
-
- private:
-  SweepWriter::Emit emit_;
-  std::string buf_;
-};
 
 /// The varying fields across all spaces, in first-seen order.
 std::vector<std::string> axis_fields(const std::vector<io::ConfigSpace>& spaces) {

@@ -2,7 +2,26 @@
 
 #include <algorithm>
 
+#include "report/text.hpp"
+
 namespace tilefit::report {
+namespace {
+
+/// Plain ASCII with no control character: shown as it is, one column a byte.
+bool plain(std::string_view s) {
+  for (const char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) return false;
+  return true;
+}
+
+/// Text under a row: plain but for its line breaks.
+bool plain_lines(std::string_view s) {
+  for (const char c : s)
+    if (c != '\n' && (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F)) return false;
+  return true;
+}
+
+}  // namespace
 
 Table::Table(std::vector<Column> columns, bool header)
     : columns_(std::move(columns)), header_(header) {}
@@ -18,8 +37,11 @@ std::string Table::line(const std::vector<std::string>& cells,
   std::string out;
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     if (c) out.append(columns_[c].gap, ' ');
-    const std::string& cell = cells[c];
-    const std::size_t pad = width[c] > cell.size() ? width[c] - cell.size() : 0;
+    const bool as_is = plain(cells[c]);
+    const std::string shown = as_is ? std::string() : printable(cells[c]);
+    const std::string& cell = as_is ? cells[c] : shown;
+    const std::size_t w = as_is ? cell.size() : display_width(cell);
+    const std::size_t pad = width[c] > w ? width[c] - w : 0;
     if (columns_[c].align == Align::right) out.append(pad, ' ');
     out += cell;
     if (columns_[c].align == Align::left) out.append(pad, ' ');
@@ -28,13 +50,23 @@ std::string Table::line(const std::vector<std::string>& cells,
   return out + "\n";
 }
 
-std::string Table::render() const {
-  if (rows_.empty()) return "";
+std::string Table::after_text(const std::string& after) {
+  return plain_lines(after) ? after : printable(after, /*keep_newlines=*/true);
+}
+
+std::vector<std::size_t> Table::widths() const {
   std::vector<std::size_t> width(columns_.size());
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     width[c] = std::max(columns_[c].min_width, header_ ? columns_[c].head.size() : 0);
-    for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+    for (const auto& row : rows_)
+      width[c] = std::max(width[c], plain(row[c]) ? row[c].size() : display_width(printable(row[c])));
   }
+  return width;
+}
+
+std::string Table::render() const {
+  if (rows_.empty()) return "";
+  const std::vector<std::size_t> width = widths();
   std::string out;
   if (header_) {
     std::vector<std::string> heads;
@@ -43,15 +75,16 @@ std::string Table::render() const {
   }
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     out += line(rows_[i], width);
-    out += after_[i];
+    out += after_text(after_[i]);
   }
   return out;
 }
 
 namespace {
 
-/// A Markdown table cell: `|` escaped, line breaks as spaces.
-std::string md_cell(const std::string& s) {
+/// A Markdown table cell: `|` escaped, line breaks as spaces, control and bidi characters shown.
+std::string md_cell(const std::string& raw) {
+  const std::string s = plain(raw) ? raw : printable(raw);
   std::string out;
   for (const char c : s) {
     if (c == '|') out += "\\|";

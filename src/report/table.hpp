@@ -1,5 +1,7 @@
 // The one table builder of every text report (check, device, probe, archs): a column model
-// rendered column-aligned, trailing spaces trimmed. Sample (tilefit check):
+// rendered column-aligned, trailing spaces trimmed. Cells and the text under rows are shown
+// printable (report/text.hpp: control and bidi characters escaped) and aligned by the columns a
+// terminal gives them, not by bytes. Sample (tilefit check):
 //
 //   NAME                     KERNEL             ARCH    TILE         STAGES  MAX  SMEM / LIMIT (B)
 //   moe_CtaShape128x128x64B  sm120_blockscaled  sm_120  128x128x128  4 auto    4    89088 / 101376
@@ -28,6 +30,14 @@ class Table {
   /// A row of one cell per column; `after` is printed verbatim under it (lines ending in '\n').
   void add_row(std::vector<std::string> cells, std::string after = "");
   bool empty() const { return rows_.empty(); }
+  std::size_t size() const { return rows_.size(); }
+  /// Drops the rows (the columns stay).
+  void clear() {
+    rows_.clear();
+    after_.clear();
+  }
+  /// The widths render() gives the columns of the rows held.
+  std::vector<std::size_t> widths() const;
 
   std::string render() const;
   /// The same table as GitHub Markdown (| a | b |, right-aligned columns as ---:), cells escaped;
@@ -40,6 +50,8 @@ class Table {
   std::string row_line(const std::vector<std::string>& cells, const std::vector<std::size_t>& widths) const {
     return line(cells, widths);
   }
+  /// Text under a row as render() prints it (control and bidi characters shown).
+  static std::string after_text(const std::string& after);
   /// One Markdown row.
   static std::string markdown_row(const std::vector<std::string>& cells);
   /// The Markdown head and separator of these columns.

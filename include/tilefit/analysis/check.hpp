@@ -47,16 +47,55 @@ struct CheckRun {
 /// Counts of a run's results by status.
 struct Tally {
   std::size_t configs = 0, fits = 0, does_not_fit = 0, invalid = 0, errors = 0;
+  void count(const Entry& e);
 };
 Tally tally(const CheckRun& run);
 
-/// Resolves `lc`'s target and evaluates it; appends an Entry to `run.entries` or a Problem to
-/// `run.problems`.
-void analyse(const io::LoadedConfig& lc, TargetResolver& resolver, model::Detail detail,
-             CheckRun& run);
+/// Receives a streamed check's results and problems as they come, in input order: file by file,
+/// a file's input problems before its results (and each config on every architecture of a
+/// several-arch request before the next config).
+class CheckSink {
+ public:
+  virtual ~CheckSink() = default;
+  virtual void entry(Entry&& e) = 0;
+  virtual void problem(Problem&& p) = 0;
+  /// True once nothing more can be written (a failed output): the run stops reading.
+  virtual bool stopped() const { return false; }
+};
+
+/// `tilefit check` streamed: files are read and analysed one at a time, each result handed to the
+/// sink and dropped, so memory stays bounded whatever the number of files and configs (one file's
+/// configs at a time). head() is known before the first result (for a report's header).
+class CheckStream {
+ public:
+  CheckStream(const TargetRequest& request, const device::DeviceSource& devices,
+              model::Detail detail = model::Detail::full);
+  ~CheckStream();
+  /// mode, archs and common_target of a CheckRun (entries and problems empty).
+  const CheckRun& head() const { return head_; }
+  /// Analyses the configs of one file (or of --name) and reports its errors.
+  void add(io::LoadResult&& loaded, CheckSink& sink);
+  /// Reads `path` (io::read_config_file) and adds it.
+  void add_file(const std::string& path, CheckSink& sink);
+  /// Ends the run: a GPU that was required and could not be asked is one device problem.
+  /// Returns the counts of everything reported.
+  Tally finish(CheckSink& sink);
+
+ private:
+  void analyse(const io::LoadedConfig& lc, TargetResolver& r, CheckSink& sink);
+  void report(Problem&& p, CheckSink& sink);
+
+  CheckRun head_;
+  model::Detail detail_;
+  std::vector<TargetResolver> resolvers_;
+  Tally tally_;
+  /// File-level problems already reported (once per file: every entry of a tuned table has the
+  /// same device_name).
+  std::vector<std::pair<std::string, std::string>> file_problems_;
+};
 
 /// Analyses every config of `loaded` (for each of request.archs when there are several); its
-/// errors become input problems.
+/// errors become input problems. Holds every result (CheckStream does not).
 CheckRun check_configs(io::LoadResult loaded, const TargetRequest& request,
                        const device::DeviceSource& devices,
                        model::Detail detail = model::Detail::full);

@@ -78,8 +78,8 @@ struct Resolution {
   std::optional<model::Diagnostic> why;  ///< Kind::mismatch: arch_mismatch
   std::string field;    ///< Kind::input_error
   std::string message;  ///< Kind::input_error, Kind::device_error
-  /// Kind::input_error about the file rather than the config (a tuned table's device_name):
-  /// reported once per file.
+  /// The same for every config of the file (a tuned table's device_name; configs without "arch"
+  /// and no GPU): reported once per file.
   bool file_level = false;
 };
 

@@ -14,14 +14,43 @@
 //   "diagnostics": [...]}], "errors": [...], "summary": {...}}
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/model/result.hpp"
+#include "tilefit/report/format.hpp"
 
 namespace tilefit::report {
+
+/// The text table's column widths come from the first results (a bounded look-ahead); a later
+/// cell that is wider widens only its own row. The JSON, CSV and Markdown rows never wait.
+inline constexpr std::size_t kTableLookAhead = 1000;
+
+/// `tilefit check`'s output, streamed: each result is written (or, for the first
+/// kTableLookAhead rows of a text table, held) as it comes and then dropped; what the format
+/// puts at the end (JSON's errors and summary, Markdown's and the matrix's notes, the summary
+/// line) follows finish(). Notes kept for the end go to a temporary file past 1 MiB. The
+/// output of every format is byte for byte what render_table / render_markdown / render_csv /
+/// render_matrix / to_json(...).dump(2) give for the same run.
+class CheckWriter : public analysis::CheckSink {
+ public:
+  using Emit = std::function<void(std::string_view)>;
+  /// `head`: a run's mode, archs and common target (CheckStream::head()); `stopped`: true once
+  /// the output failed.
+  static std::unique_ptr<CheckWriter> make(Format format, bool breakdown, const analysis::CheckRun& head,
+                                           Emit emit, std::function<bool()> stopped = {});
+  /// Writes what is held and the end of the document.
+  virtual void finish(const analysis::Tally& tally) = 0;
+  bool stopped() const override { return stopped_ && stopped_(); }
+
+ private:
+  std::function<bool()> stopped_;
+};
 
 /// One line per config, its diagnostics beneath, a summary line. `breakdown` adds the bytes per
 /// component, the limits used and the CUTLASS kernel under each config.

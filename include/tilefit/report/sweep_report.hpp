@@ -18,10 +18,9 @@
 #include <vector>
 
 #include "tilefit/analysis/sweep.hpp"
+#include "tilefit/report/format.hpp"
 
 namespace tilefit::report {
-
-enum class Format { table, json, csv, markdown };
 
 /// Streams a sweep's listed candidates to `emit`; finish() writes the errors and the summary.
 class SweepWriter : public analysis::SweepSink {
