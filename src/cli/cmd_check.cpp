@@ -1,5 +1,5 @@
 // `tilefit check FILE... [--arch A[,B...] | --device N | --builtin]
-//                 [--format table|json|csv|markdown] [--breakdown]`
+//                 [--format table|json|csv|markdown|svg] [--breakdown]`
 // Options -> analysis::check_files (target rules in tilefit/analysis/target.hpp) -> a report.
 #include <memory>
 
@@ -7,6 +7,7 @@
 #include "cli/target_options.hpp"
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/io/config_reader.hpp"
+#include "tilefit/report/budget_svg.hpp"
 #include "tilefit/report/check_report.hpp"
 
 namespace tilefit::cli {
@@ -40,6 +41,8 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   } else {
     if (opt.format == "csv")
       ctx.out.write(report::render_csv(run));
+    else if (opt.format == "svg")
+      ctx.out.write(report::render_budget_svg(run));
     else if (opt.format == "markdown")
       ctx.out.write(report::render_markdown(run));
     else
@@ -64,8 +67,10 @@ void register_check(CLI::App& app, Command& cmd) {
                   "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
                   "(repeatable)");
   add_target_options(*sub, opt->target);
-  sub->add_option("--format", opt->format, "table (default), json, csv or markdown")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  sub->add_option("--format", opt->format,
+                  "table (default), json, csv, markdown or svg (each config's budget as a stacked bar "
+                  "against the limit)")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown", "svg"}));
   sub->add_flag("--breakdown", opt->breakdown,
                 "Show bytes per component, the limits used and the CUTLASS kernel under each config");
   sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_check(*opt, ctx); }; });

@@ -1,5 +1,5 @@
 // `tilefit sweep FILE... [--arch A[,B...] | --device N | --builtin] [--all]
-//                 [--format table|json|csv|markdown] [--sort stages|bytes|headroom|tile]
+//                 [--format table|json|csv|markdown|svg] [--sort stages|bytes|headroom|tile]
 //                 [--reverse] [--top N]`
 // Every candidate of every config space (tilefit/io/space.hpp), streamed. Exit 0 when at least
 // one candidate fits, 1 when none does, 2 on input errors, 3 on device errors.
@@ -8,6 +8,7 @@
 #include "cli/cli_context.hpp"
 #include "cli/target_options.hpp"
 #include "tilefit/analysis/sweep.hpp"
+#include "tilefit/report/sweep_map_svg.hpp"
 #include "tilefit/report/sweep_report.hpp"
 
 namespace tilefit::cli {
@@ -28,6 +29,7 @@ report::Format format_of(const std::string& f) {
   if (f == "json") return report::Format::json;
   if (f == "csv") return report::Format::csv;
   if (f == "markdown") return report::Format::markdown;
+  if (f == "svg") return report::Format::svg;
   return report::Format::table;
 }
 
@@ -49,7 +51,10 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
   if (opt.top > 0 && o.sort == analysis::SortKey::none)
     throw CommandError(kExitInput, "--top " + std::to_string(opt.top) + " needs --sort (stages, bytes, headroom or tile)");
   const report::Format format = format_of(opt.format);
-  o.detail = format == report::Format::json ? model::Detail::full : model::Detail::verdict;
+  // The map (svg) draws every candidate, with the reason of each invalid one.
+  if (format == report::Format::svg) o.all = true;
+  o.detail = format == report::Format::json || format == report::Format::svg ? model::Detail::full
+                                                                                : model::Detail::verdict;
   if (format != report::Format::table) Output::report_closed_pipes();
 
   if (opt.files.empty() && opt.names.empty())
@@ -76,6 +81,8 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
     report::SweepWriter& w_;
     Output& out_;
   };
+  if (format == report::Format::svg)
+    if (const auto why = report::sweep_map_refusal(spaces, o.request)) throw CommandError(kExitInput, *why);
   auto writer = report::SweepWriter::make(format, spaces, o.request,
                                           [&ctx](std::string_view text) { ctx.out.write(text); });
   Sink sink(*writer, ctx.out);
@@ -102,8 +109,10 @@ void register_sweep(CLI::App& app, Command& cmd) {
   sub->add_option("--name", opt->names, "A CUTLASS library kernel name (repeatable)");
   add_target_options(*sub, opt->target);
   sub->add_flag("--all", opt->all, "List every candidate, not only those that fit");
-  sub->add_option("--format", opt->format, "table (default), json, csv or markdown")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  sub->add_option("--format", opt->format,
+                  "table (default), json, csv, markdown or svg (the map: largest stage count that fits by "
+                  "tile M x N, a panel per architecture and value of the other varying fields; implies --all)")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown", "svg"}));
   sub->add_option("--sort", opt->sort,
                   "stages (most first), bytes (fewest first), headroom (tightest first) or tile "
                   "(largest M*N*K first); holds the listed candidates (32 B each) until the end")
