@@ -46,7 +46,7 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
     else if (opt.format == "markdown")
       ctx.out.write(report::render_markdown(run));
     else
-      ctx.out.write(report::render_table(run, opt.breakdown));
+      ctx.out.write(report::render_table(run, opt.breakdown, /*bars=*/ctx.out.terminal()));
     for (const analysis::Problem& p : run.problems) ctx.errors.push_back(analysis::problem_text(p));
   }
   for (const analysis::Entry& e : run.entries)

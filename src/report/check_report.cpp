@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/budget_bar.hpp"
 #include "report/table.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/report/csv.hpp"
@@ -22,9 +23,10 @@ std::string source_text(const analysis::Target& t) {
 }
 
 /// The lines under a row: breakdown, limits and kernel (with `breakdown`), then the notes.
-std::string under_row(const analysis::Entry& e, bool breakdown) {
+std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
   std::string out;
   const model::Result& r = e.result;
+  if (breakdown && bars && r.breakdown && r.smem_bytes) out += "    " + budget_bar(r) + "\n";
   if (breakdown && r.breakdown) {
     const model::Field& f = *r.breakdown;
     std::string parts;
@@ -85,14 +87,15 @@ std::vector<std::string> notes(const model::Result& r) {
   return out;
 }
 
-std::string render_table(const analysis::CheckRun& run, bool breakdown) {
+std::string render_table(const analysis::CheckRun& run, bool breakdown, bool bars) {
   if (run.archs.size() > 1) return render_matrix(run, /*markdown=*/false);
   using A = Table::Align;
   Table t({{"NAME", A::left}, {"KERNEL", A::left}, {"ARCH", A::left}, {"TILE", A::left},
            {"STAGES", A::right}, {"MAX", A::right}, {"SMEM / LIMIT (B)", A::right},
            {"HEADROOM", A::right}, {"CTAs/SM", A::right}, {"VERDICT", A::left}});
-  for (const analysis::Entry& e : run.entries) t.add_row(result_cells(e), under_row(e, breakdown));
-  return t.render() + "\n" + summary_line(analysis::tally(run));
+  for (const analysis::Entry& e : run.entries) t.add_row(result_cells(e), under_row(e, breakdown, bars));
+  const std::string legend = breakdown && bars && !run.entries.empty() ? budget_bar_legend() + "\n" : "";
+  return t.render() + "\n" + legend + summary_line(analysis::tally(run));
 }
 
 std::string summary_line(const analysis::Tally& n, std::string_view noun) {

@@ -24,8 +24,9 @@
 namespace tilefit::report {
 
 /// One line per config, its diagnostics beneath, a summary line. `breakdown` adds the bytes per
-/// component, the limits used and the CUTLASS kernel under each config.
-std::string render_table(const analysis::CheckRun& run, bool breakdown);
+/// component, the limits used and the CUTLASS kernel under each config; with `bars` as well, each
+/// config's budget as a one-line bar of block characters and their legend (for a terminal).
+std::string render_table(const analysis::CheckRun& run, bool breakdown, bool bars = false);
 
 /// Markdown: the results table (GitHub Markdown), then each config's diagnostics as a list, then
 /// the summary line.
