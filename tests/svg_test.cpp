@@ -95,8 +95,8 @@ TEST(BudgetSvg, OneBarPerConfigWithItsNumbers) {
                      "epilogue_barriers 32, kernel_barriers 16, scheduler 256, tensormaps 896, padding 1312</title>"),
             std::string::npos);
   EXPECT_EQ(count(svg, "<title>over the limit by 1024 B</title>"), 2u);
-  EXPECT_EQ(count(svg, ">3 auto · max 2 · over by 1024 B</text>"), 2u);
-  EXPECT_EQ(count(svg, ">4 auto · max 4 · 8192 B spare</text>"), 1u);
+  EXPECT_EQ(count(svg, ">3 stages (auto) · max 2 · over by 1024 B</text>"), 2u);
+  EXPECT_EQ(count(svg, ">4 stages (auto) · max 4 · 8192 B spare</text>"), 1u);
   EXPECT_NE(svg.find("6 configs: 4 fit, 2 do not fit, 0 invalid · sm_120, opt-in limit 101376 B per block"),
             std::string::npos);
   // Every segment carries its bytes, in its component's colour.

@@ -25,7 +25,7 @@ constexpr double kFont = 12;
 constexpr std::size_t kNameChars = 40;
 
 std::string stages_text(const BudgetRecord& r) {
-  return fmt::format("{}{}", r.stages, r.auto_stages ? " auto" : "");
+  return fmt::format("{} stage{}{}", r.stages, r.stages == 1 ? "" : "s", r.auto_stages ? " (auto)" : "");
 }
 
 /// The bar's <title>: every number.
@@ -141,8 +141,8 @@ std::string BudgetChart::render(std::size_t errors) const {
   w.text(kMargin, 26, "Shared memory per config", "font-size=\"16\" font-weight=\"bold\"");
   w.text(kMargin, 44, subtitle, fmt::format("fill=\"{}\"", style::kMutedText));
 
-  const double top = 58;     // axis labels
-  const double rows_y = 70;  // first bar row
+  const double top = 76;     // axis labels
+  const double rows_y = 86;  // first bar row
   const std::size_t rows = bars_.size() + (dropped_.configs ? 1 : 0);
   const double rows_end = rows_y + kRowHeight * static_cast<double>(rows);
 
@@ -153,7 +153,7 @@ std::string BudgetChart::render(std::size_t errors) const {
     w.text(X(b), top, kib(b), fmt::format("font-size=\"10\" text-anchor=\"middle\" fill=\"{}\"", style::kMutedText));
   }
   if (one_limit && !bars_.empty())
-    w.text(X(bars_.front().limit), top - 12, fmt::format("limit {} B", bars_.front().limit),
+    w.text(X(bars_.front().limit), top - 14, fmt::format("limit {} B", bars_.front().limit),
            "font-size=\"10\" text-anchor=\"middle\" font-weight=\"bold\"");
 
   double y = rows_y;
@@ -211,7 +211,7 @@ std::string BudgetChart::render(std::size_t errors) const {
   std::vector<bool> present(model::kComponentCount, false);
   for (const BudgetRecord& r : bars_)
     for (const auto& p : r.parts) present[static_cast<std::size_t>(p.first)] = true;
-  const double right = text_x + 250;
+  const double right = text_x + 290;
   double lx = kMargin, ly = y + 14;
   auto legend_item = [&](double swatch_w, const std::string& label, auto&& draw) {
     const double item_w = swatch_w + 6 + svg::text_width(label, 11) + 16;

@@ -124,6 +124,17 @@ struct Cell {
   Bytes smem = -1, limit = 0, max_smem = -1;
 };
 
+/// Width of a panel: its grid, or its caption when that is wider.
+int panel_width(const SpaceLayout& L, const std::vector<std::string>& arch_names) {
+  int w = kGridX + static_cast<int>(L.ns.size()) * kCellW;
+  for (const std::string& v : L.col_values)
+    for (const std::string& a : arch_names) {
+      const std::string caption = L.col_field.empty() ? a : a + " · " + L.col_field + "=" + v;
+      w = std::max(w, static_cast<int>(svg::text_width(caption, 11) * 1.1) + 8);
+    }
+  return w;
+}
+
 class MapWriter final : public SweepWriter {
  public:
   MapWriter(const std::vector<io::ConfigSpace>& spaces, const analysis::TargetRequest& req, Emit emit)
@@ -202,9 +213,11 @@ class MapWriter final : public SweepWriter {
     svg::Writer w;
     // Width of the widest block of panels.
     int width = kMinWidth;
+    std::vector<std::string> arch_names;
+    for (std::size_t a = 0; a < archs_; ++a) arch_names.push_back(arch_ids_.empty() ? "sm_000" : model::arch_name(arch_ids_[a]));
     for (const SpaceLayout& L : layouts_) {
       const int cols = static_cast<int>(L.col_values.size() * archs_);
-      const int pw = kGridX + static_cast<int>(L.ns.size()) * kCellW;
+      const int pw = panel_width(L, arch_names);
       width = std::max(width, 2 * kMargin + cols * pw + (cols - 1) * kPanelGap);
     }
 
@@ -249,7 +262,7 @@ class MapWriter final : public SweepWriter {
                          archs_ > 1 ? fmt::format(" \xC3\x97 {} architectures", archs_) : ""),
              "font-size=\"13\" font-weight=\"bold\"");
       y += 22;
-      const int pw = kGridX + static_cast<int>(L.ns.size()) * kCellW;
+      const int pw = panel_width(L, arch_names);
       const int ph = kGridY + static_cast<int>(L.ms.size()) * kCellH;
       // Candidates of each panel.
       const std::size_t ncols = L.col_values.size() * archs_;

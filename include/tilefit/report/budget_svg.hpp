@@ -16,7 +16,7 @@
 //   <rect x="230" y="70" width="192" height="16" fill="#4e79a7"><title>A: 49152 B</title></rect> …
 //   <rect … fill="url(#over)" …><title>over the limit by 1024 B</title></rect></g>
 //   <line … stroke="#111111" …/>   (the limit)
-//   <text …>3 auto · max 2 · over by 1024 B</text>
+//   <text …>3 stages (auto) · max 2 · over by 1024 B</text>
 #pragma once
 
 #include <cstddef>
