@@ -352,5 +352,20 @@ TEST(BudgetBar, OnlyWhenStdoutIsATerminal) {
   EXPECT_EQ(count(run_cli("check configs/sm120_moe_finalize.json --builtin --breakdown").out, "budget: "), 0u);
 }
 
+TEST(Pictures, TheReadmeShowsWhatTheToolDraws) {
+  const std::string readme = test::read_file(test::source_path("README.md"));
+  const analysis::CheckRun run = finalize_run();
+  EXPECT_NE(readme.find("    " + report::budget_bar(run.entries[2].result) + "\n"), std::string::npos);
+  EXPECT_NE(readme.find(report::budget_bar_legend() + "\n"), std::string::npos);
+  for (const char* picture : {"finalize_budget.svg", "moe_map.svg", "fp8_port_map.svg", "h100_table_on_sm120.svg"}) {
+    EXPECT_NE(readme.find(std::string("(docs/pictures/") + picture + ")"), std::string::npos) << picture;
+    EXPECT_FALSE(test::read_file(test::source_path(std::string("docs/pictures/") + picture)).empty()) << picture;
+  }
+  EXPECT_NE(readme.find("at most 10,000 cells"), std::string::npos);
+  EXPECT_EQ(report::kMaxMapCells, 10'000u);
+  EXPECT_EQ(report::kMaxMapPanels, 128u);
+  EXPECT_EQ(report::kMaxBudgetBars, 256u);
+}
+
 }  // namespace
 }  // namespace tilefit
