@@ -257,10 +257,15 @@ class MapWriter final : public SweepWriter {
     for (std::size_t si = 0; si < spaces_.size(); ++si) {
       const io::ConfigSpace& s = spaces_[si];
       const SpaceLayout& L = layouts_[si];
-      w.text(kMargin, y + 14,
-             fmt::format("{} ({} #{}): {} candidate{}{}", s.name, s.file, s.index, s.size(), s.size() == 1 ? "" : "s",
-                         archs_ > 1 ? fmt::format(" \xC3\x97 {} architectures", archs_) : ""),
+      // The space: its name, where it comes from, its size (cut to the picture's width; the whole
+      // line in the <title>).
+      const std::string head = fmt::format("{} ({} #{}): {} candidate{}{}", s.name, s.file, s.index, s.size(),
+                                           s.size() == 1 ? "" : "s",
+                                           archs_ > 1 ? fmt::format(" \xC3\x97 {} architectures", archs_) : "");
+      w.begin_group(head);
+      w.text(kMargin, y + 14, svg::ellipsize(head, static_cast<std::size_t>((width - 2 * kMargin) / 8.2)),
              "font-size=\"13\" font-weight=\"bold\"");
+      w.end_group();
       y += 22;
       const int pw = panel_width(L, arch_names);
       const int ph = kGridY + static_cast<int>(L.ms.size()) * kCellH;
