@@ -178,7 +178,7 @@ TEST(SweepMapSvg, ColoursKnownCells) {
             "url(#nofit)");
   EXPECT_NE(svg.find("288 cells: 80 fit, 64 do not fit, 144 invalid"), std::string::npos);
   EXPECT_NE(svg.find(">tile.k=128 · epilogue=finalize · swap_ab=false</text>"), std::string::npos);
-  EXPECT_NE(svg.find(">sm_120 · stages=auto</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">sm_120</text>\n<text x=\"66\" y=\"25\">stages=auto</text>"), std::string::npos);
   EXPECT_NE(svg.find("[1] no modelled CUTLASS kernel family builds nvfp4 x nvfp4 for sm_90"), std::string::npos);
   EXPECT_EQ(svg, moe_map(true));
 }
@@ -199,13 +199,30 @@ TEST(SweepMapSvg, RowsAndColumnsInIncreasingOrderAndEmptyCells) {
   writer->finish(analysis::run_sweep(l.spaces, o, NoDevices{}, *writer, problems), problems);
   expect_self_contained(svg);
   EXPECT_EQ(count(svg, "<g transform=\"translate("), 2u);  // tile.k 64 and 128
-  EXPECT_NE(svg.find(">sm_90 · tile.k=64</text>"), std::string::npos);  // K joins the architecture's column
+  EXPECT_NE(svg.find(">tile.k=64</text>"), std::string::npos);  // K joins the architecture in the columns
   const std::size_t m64 = svg.find(">64</text>"), m128 = svg.find(">128</text>"), m256 = svg.find(">256</text>");
   EXPECT_LT(m64, m128);
   EXPECT_LT(m128, m256);
   // Panel tile.k=64: 3 x 3 grid, 3 candidates; tile.k=128: 1 candidate; the rest blank.
   EXPECT_EQ(count(svg, "<title>no candidate: "), 9u - 3u + 9u - 1u);
   EXPECT_NE(svg.find("<title>t@0 sm_90 256x128x64: fits at "), std::string::npos);
+}
+
+TEST(SweepMapSvg, TwoSpellingsOfOneTileShareACell) {
+  const io::SpaceLoad l = io::parse_spaces(
+      R"([{"name": "s", "arch": "sm120", "dtype": "nvfp4", "tile": ["CtaShape128x128x64B", [128, 128, 128]]}])", "s.json");
+  ASSERT_TRUE(l.errors.empty());
+  analysis::SweepOptions o;
+  o.request.mode = analysis::TargetRequest::Mode::builtin;
+  o.all = true;
+  std::string svg;
+  auto writer = report::SweepWriter::make(report::Format::svg, l.spaces, o.request,
+                                          [&svg](std::string_view t) { svg += t; });
+  std::vector<analysis::Problem> problems;
+  writer->finish(analysis::run_sweep(l.spaces, o, NoDevices{}, *writer, problems), problems);
+  EXPECT_EQ(count(svg, "<title>s@"), 1u);
+  EXPECT_NE(svg.find("<title>s@0 sm_120 128x128x128: fits at "), std::string::npos);
+  EXPECT_NE(svg.find(" (and 1 more candidate of this tile, not drawn)</title>"), std::string::npos);
 }
 
 TEST(SweepMapSvg, RefusesMapsTooLargeNamingTheCount) {

@@ -18,9 +18,9 @@ using model::Status;
 
 // Geometry (px). The grid of every panel starts at (kGridX, kGridY) of the panel, so one pattern
 // tile (the cross of "invalid") lines up with the cells of every panel.
-constexpr int kCellW = 34, kCellH = 24;
-constexpr int kGridX = 42, kGridY = 36;
-constexpr int kPanelGap = 18;
+constexpr int kCellW = 30, kCellH = 24;
+constexpr int kGridX = 42, kGridY = 48;  ///< under two caption lines and the N labels
+constexpr int kPanelGap = 12;
 constexpr int kMargin = 16;
 constexpr int kMinWidth = 640;
 constexpr std::size_t kMaxFootnotes = 10;
@@ -124,14 +124,14 @@ struct Cell {
   Bytes smem = -1, limit = 0, max_smem = -1;
 };
 
-/// Width of a panel: its grid, or its caption when that is wider.
+/// Width of a panel: its grid, or its caption (the architecture, then the column field's value)
+/// when that is wider.
 int panel_width(const SpaceLayout& L, const std::vector<std::string>& arch_names) {
   int w = kGridX + static_cast<int>(L.ns.size()) * kCellW;
-  for (const std::string& v : L.col_values)
-    for (const std::string& a : arch_names) {
-      const std::string caption = L.col_field.empty() ? a : a + " · " + L.col_field + "=" + v;
-      w = std::max(w, static_cast<int>(svg::text_width(caption, 11) * 1.1) + 8);
-    }
+  for (const std::string& a : arch_names) w = std::max(w, static_cast<int>(svg::text_width(a, 11) * 1.1) + 8);
+  if (!L.col_field.empty())
+    for (const std::string& v : L.col_values)
+      w = std::max(w, static_cast<int>(svg::text_width(L.col_field + "=" + v, 11)) + 8);
   return w;
 }
 
@@ -285,9 +285,8 @@ class MapWriter final : public SweepWriter {
             const std::size_t pc = col * archs_ + a;
             const int px = kMargin + static_cast<int>(pc) * (pw + kPanelGap);
             w.raw(fmt::format("<g transform=\"translate({},{})\" font-size=\"11\" text-anchor=\"middle\">\n", px, y));
-            std::string caption = arch_label(si, a, row, col);
-            if (!L.col_field.empty()) caption += fmt::format(" · {}={}", L.col_field, L.col_values[col]);
-            w.text(pw / 2.0, 12, caption, "font-weight=\"bold\"");
+            w.text(pw / 2.0, 12, arch_label(si, a, row, col), "font-weight=\"bold\"");
+            if (!L.col_field.empty()) w.text(pw / 2.0, 25, fmt::format("{}={}", L.col_field, L.col_values[col]));
             w.text(kGridX / 2.0 - 2, kGridY - 6, "M\\N", fmt::format("fill=\"{}\"", style::kMutedText));
             for (std::size_t ni = 0; ni < L.ns.size(); ++ni)
               w.text(kGridX + static_cast<int>(ni) * kCellW + kCellW / 2.0, kGridY - 6, std::to_string(L.ns[ni]));
@@ -295,6 +294,13 @@ class MapWriter final : public SweepWriter {
               w.text(kGridX - 6, kGridY + static_cast<int>(mi) * kCellH + kCellH / 2.0 + 4, std::to_string(L.ms[mi]),
                      "text-anchor=\"end\"");
             std::vector<bool> filled(L.ms.size() * L.ns.size(), false);
+            // Two alternatives that spell one tile ("CtaShape128x128x64B" and [128,128,128]) map
+            // to one cell: the first is drawn, its title counts the others.
+            std::vector<std::uint32_t> more(L.ms.size() * L.ns.size(), 0);
+            for (std::uint64_t ci : in_panel[row * ncols + pc]) {
+              const SpaceLayout::Place& p = L.place[ci / archs_];
+              if (cells_[si][ci].state) ++more[p.mi * L.ns.size() + p.ni];
+            }
             for (std::uint64_t ci : in_panel[row * ncols + pc]) {
               const std::uint64_t i = ci / archs_;
               const SpaceLayout::Place& p = L.place[i];
@@ -303,7 +309,9 @@ class MapWriter final : public SweepWriter {
               filled[p.mi * L.ns.size() + p.ni] = true;
               const int x = kGridX + static_cast<int>(p.ni) * kCellW, yy = kGridY + static_cast<int>(p.mi) * kCellH;
               const Status st = static_cast<Status>(c.state - 1);
-              const std::string title = cell_title(s, i, p, c);
+              std::string title = cell_title(s, i, p, c);
+              if (const std::uint32_t others = more[p.mi * L.ns.size() + p.ni] - 1)
+                title += fmt::format(" (and {} more candidate{} of this tile, not drawn)", others, others == 1 ? "" : "s");
               if (st == Status::Invalid) {
                 w.rect(x + 1, yy + 1, kCellW - 2, kCellH - 2, "url(#invalid)", title);
                 continue;
@@ -313,9 +321,10 @@ class MapWriter final : public SweepWriter {
               // On the hatching the number sits on a white plate, readable over the stripes.
               if (!fits) w.rect(x + kCellW / 2.0 - 8, yy + 5, 16, kCellH - 10, style::kNoFitBackground);
               const std::string_view ink = fits ? style::stage_text(c.max_stages) : "#222222";
-              w.text(x + kCellW / 2.0, yy + kCellH / 2.0 + 4, std::to_string(c.max_stages),
-                     ink == "#222222" ? std::string(fits ? "" : "font-weight=\"bold\"")
-                                      : fmt::format("fill=\"{}\"", ink));
+              std::string attrs = ink == "#222222" ? std::string(fits ? "" : "font-weight=\"bold\"")
+                                                   : fmt::format("fill=\"{}\"", ink);
+              if (c.max_stages >= 100) attrs += std::string(attrs.empty() ? "" : " ") + "font-size=\"9\"";
+              w.text(x + kCellW / 2.0, yy + kCellH / 2.0 + 4, std::to_string(c.max_stages), attrs);
             }
             for (std::size_t mi = 0; mi < L.ms.size(); ++mi)
               for (std::size_t ni = 0; ni < L.ns.size(); ++ni)

@@ -8,7 +8,8 @@
 //
 // Panels: every varying field other than tile M and tile N is a panel axis (a list of tiles, the
 // field `tile`, gives tile K as the axis), so each cell is exactly one candidate on one
-// architecture. The last varying field joins the architectures across the columns when there
+// architecture (two alternatives that spell the same tile differently share a cell: the first
+// is drawn, its title counts the others). The last varying field joins the architectures across the columns when there
 // are at most kMapColumns columns in all; the other fields make the rows of panels.
 //
 // Bounds: at most kMaxMapCells cells (candidates × architectures; under 2 MB of SVG) and
@@ -18,8 +19,8 @@
 //
 // Sample (abridged; a <title> on every cell carries its exact numbers):
 //   <text …>Largest stage count that fits, by tile M × N</text>
-//   <g transform="translate(16,120)"><text …>sm_120 · stages auto</text> …
-//   <rect x="30" y="30" width="34" height="24" fill="#225ea8"><title>moe@0 sm_120 128x64x128: fits
+//   <g transform="translate(16,120)" …><text …>sm_120</text><text …>stages=auto</text> …
+//   <rect x="43" y="49" width="28" height="22" fill="#225ea8"><title>moe@0 sm_120 128x64x128: fits
 //     at 6 auto, max 6 (101376 B); 101376 / 101376 B</title></rect><text …>6</text>
 //   <rect … fill="url(#nofit)"><title>moe@30 sm_120 128x256x128: DOES NOT FIT at 3 auto, max 2
 //     (74752 B); 102400 / 101376 B</title></rect><text …>2</text> … </g>
