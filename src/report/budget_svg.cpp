@@ -18,7 +18,7 @@ using model::Status;
 
 // Layout (px).
 constexpr double kMargin = 16;
-constexpr double kBarArea = 400;   ///< width of the longest bar (max of smem and limit)
+constexpr double kBarArea = 360;   ///< width of the longest bar (max of smem and limit)
 constexpr double kRowHeight = 26;
 constexpr double kBarHeight = 16;
 constexpr double kFont = 12;
@@ -26,6 +26,16 @@ constexpr std::size_t kNameChars = 40;
 
 std::string stages_text(const BudgetRecord& r) {
   return fmt::format("{} stage{}{}", r.stages, r.stages == 1 ? "" : "s", r.auto_stages ? " (auto)" : "");
+}
+
+/// Beside the bar: "3 stages (auto) · max 2 · over by 1024 B" or "… · 8192 B spare".
+std::string side_text(const BudgetRecord& r) {
+  std::string side = fmt::format("{} · max {} · ", stages_text(r), r.max_stages);
+  if (!r.smem) return side + "INVALID";
+  if (*r.smem > r.limit) return side + fmt::format("over by {} B", *r.smem - r.limit);
+  side += fmt::format("{} B spare", r.limit - *r.smem);
+  if (r.status == Status::Invalid) side += " · INVALID";
+  return side;
 }
 
 /// The bar's <title>: every number.
@@ -186,15 +196,10 @@ std::string BudgetChart::render(std::size_t errors) const {
     w.end_group();
     w.line(X(r.limit), by - 3, X(r.limit), by + kBarHeight + 3, style::kLimitLine, 2);
     // Beside the bar: the stage count built, the most that fit, the headroom.
-    std::string side = fmt::format("{} · max {} · ", stages_text(r), r.max_stages);
-    if (*r.smem > r.limit) {
-      w.text(text_x, by + 12, side + fmt::format("over by {} B", *r.smem - r.limit),
-             fmt::format("fill=\"{}\" font-weight=\"bold\"", style::kOverText));
-    } else {
-      side += fmt::format("{} B spare", r.limit - *r.smem);
-      if (r.status == Status::Invalid) side += " · INVALID";
-      w.text(text_x, by + 12, side);
-    }
+    if (*r.smem > r.limit)
+      w.text(text_x, by + 12, side_text(r), fmt::format("fill=\"{}\" font-weight=\"bold\"", style::kOverText));
+    else
+      w.text(text_x, by + 12, side_text(r));
     y += kRowHeight;
   }
   if (dropped_.configs) {
@@ -211,7 +216,11 @@ std::string BudgetChart::render(std::size_t errors) const {
   std::vector<bool> present(model::kComponentCount, false);
   for (const BudgetRecord& r : bars_)
     for (const auto& p : r.parts) present[static_cast<std::size_t>(p.first)] = true;
-  const double right = text_x + 290;
+  // As wide as the longest text beside a bar (bold ones a little wider), and room for the legend.
+  double side_w = 240;
+  for (const BudgetRecord& r : bars_)
+    side_w = std::max(side_w, svg::text_width(r.smem ? side_text(r) : "INVALID", kFont) * 1.08);
+  const double right = text_x + side_w;
   double lx = kMargin, ly = y + 14;
   auto legend_item = [&](double swatch_w, const std::string& label, auto&& draw) {
     const double item_w = swatch_w + 6 + svg::text_width(label, 11) + 16;
