@@ -159,7 +159,7 @@ std::string BudgetChart::render(std::size_t errors) const {
   // Axis: round ticks with faint grid lines behind the bars.
   const Bytes step = tick_step(max_bytes);
   for (Bytes b = 0; b <= max_bytes; b += step) {
-    w.line(X(b), rows_y - 4, X(b), rows_end - 6, "#e6e6e6", 1);
+    w.line(X(b), rows_y - 4, X(b), rows_end - 6, style::kAxisLine, 1);
     w.text(X(b), top, kib(b), fmt::format("font-size=\"10\" text-anchor=\"middle\" fill=\"{}\"", style::kMutedText));
   }
   if (one_limit && !bars_.empty())
@@ -247,7 +247,7 @@ std::string BudgetChart::render(std::size_t errors) const {
   });
   const int width = static_cast<int>(right + kMargin);
   const int height = static_cast<int>(ly + 12 + kMargin);
-  return w.document(width, height, "tilefit check: shared memory per config", subtitle, style::kDefs);
+  return w.document(width, height, "tilefit check: shared memory per config", subtitle, style::defs());
 }
 
 std::string render_budget_svg(const analysis::CheckRun& run) {

@@ -1,5 +1,7 @@
 #include "report/svg.hpp"
 
+#include "report/svg_style.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -177,8 +179,8 @@ std::string Writer::document(int width, int height, std::string_view title, std:
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
-      width, height);
+      "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\" fill=\"{2}\">\n",
+      width, height, style::kInk);
   out += "<title>" + escape(title) + "</title>\n";
   if (!desc.empty()) out += "<desc>" + escape(desc) + "</desc>\n";
   if (!defs.empty()) {
@@ -187,7 +189,7 @@ std::string Writer::document(int width, int height, std::string_view title, std:
     out += "</defs>\n";
   }
   // An opaque background: the picture reads the same on GitHub's light and dark themes.
-  out += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", width, height);
+  out += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", width, height, style::kPaper);
   out += body_;
   out += "</svg>\n";
   return out;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <string_view>
 
 #include "tilefit/model/layout.hpp"
@@ -18,7 +19,7 @@ inline constexpr std::array<std::string_view, 8> kStageFill = {
     "#edf8b1", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494", "#081d58"};
 /// Text on those cells: dark on the light half, white on the dark half.
 inline constexpr std::array<std::string_view, 8> kStageText = {
-    "#222222", "#222222", "#222222", "#222222", "#ffffff", "#ffffff", "#ffffff", "#ffffff"};
+    "#222222", "#222222", "#222222", "#222222", "#ffffff", "#ffffff", "#ffffff", "#ffffff"};  // kInk, kPaper
 
 inline std::string_view stage_fill(int max_stages) {
   return kStageFill[static_cast<std::size_t>(max_stages < 1 ? 0 : max_stages > 8 ? 7 : max_stages - 1)];
@@ -27,6 +28,8 @@ inline std::string_view stage_text(int max_stages) {
   return kStageText[static_cast<std::size_t>(max_stages < 1 ? 0 : max_stages > 8 ? 7 : max_stages - 1)];
 }
 
+inline constexpr std::string_view kInk = "#222222";              ///< text (the root's fill)
+inline constexpr std::string_view kPaper = "#ffffff";            ///< the background, empty cells
 inline constexpr std::string_view kNoFitBackground = "#ffffff";  ///< under the hatching
 inline constexpr std::string_view kNoFitHatch = "#d62728";       ///< the hatching's stripes
 inline constexpr std::string_view kInvalidFill = "#9e9e9e";      ///< under the cross
@@ -35,17 +38,19 @@ inline constexpr std::string_view kEmptyStroke = "#d0d0d0";      ///< a grid cel
 inline constexpr std::string_view kLimitLine = "#111111";        ///< the limit in the budget bars
 inline constexpr std::string_view kOverText = "#b2182b";         ///< "over by …"
 inline constexpr std::string_view kMutedText = "#666666";
-inline constexpr std::string_view kGridStroke = "#ffffff";
+inline constexpr std::string_view kAxisLine = "#e6e6e6";         ///< the budget bars' tick lines
 
-/// <defs> of both pictures: the "does not fit" hatching (also the part of a budget bar over the
-/// limit, there over the bar's own colours: `over`) and nothing else.
-inline constexpr std::string_view kDefs =
-    "<pattern id=\"nofit\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
-    "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"6\" height=\"6\" fill=\"#ffffff\"/>"
-    "<rect x=\"0\" y=\"0\" width=\"2\" height=\"6\" fill=\"#d62728\"/></pattern>\n"
-    "<pattern id=\"over\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
-    "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"2.5\" height=\"6\" fill=\"#d62728\"/>"
-    "</pattern>\n";
+/// <defs> of both pictures: the "does not fit" hatching `nofit` (red stripes on white) and
+/// `over`, the same stripes without a background, over a budget bar's own colours.
+inline std::string defs() {
+  const std::string hatch(kNoFitHatch), paper(kNoFitBackground);
+  return "<pattern id=\"nofit\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+         "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"6\" height=\"6\" fill=\"" + paper + "\"/>"
+         "<rect x=\"0\" y=\"0\" width=\"2\" height=\"6\" fill=\"" + hatch + "\"/></pattern>\n"
+         "<pattern id=\"over\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+         "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"2.5\" height=\"6\" fill=\"" + hatch + "\"/>"
+         "</pattern>\n";
+}
 
 /// Colour of each breakdown component in a budget bar (model::Component order). Mainloop operands
 /// blues, scale factors purples, epilogue oranges/browns, bookkeeping greens and greys.

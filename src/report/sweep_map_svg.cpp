@@ -250,7 +250,7 @@ class MapWriter final : public SweepWriter {
     w.path(fmt::format("M{0} {1}L{2} {3}M{0} {3}L{2} {1}", lx + 6, y + 3, lx + 18, y + 14), "none",
            fmt::format("stroke=\"{}\" stroke-width=\"2\"", style::kInvalidCross));
     mark("none", "", "invalid");
-    mark("#ffffff", fmt::format("stroke=\"{}\"", style::kEmptyStroke), "no candidate");
+    mark(style::kPaper, fmt::format("stroke=\"{}\"", style::kEmptyStroke), "no candidate");
     width = std::max(width, lx + kMargin);
     y += 30;
 
@@ -320,8 +320,8 @@ class MapWriter final : public SweepWriter {
               w.rect(x + 1, yy + 1, kCellW - 2, kCellH - 2, fits ? style::stage_fill(c.max_stages) : "url(#nofit)", title);
               // On the hatching the number sits on a white plate, readable over the stripes.
               if (!fits) w.rect(x + kCellW / 2.0 - 8, yy + 5, 16, kCellH - 10, style::kNoFitBackground);
-              const std::string_view ink = fits ? style::stage_text(c.max_stages) : "#222222";
-              std::string attrs = ink == "#222222" ? std::string(fits ? "" : "font-weight=\"bold\"")
+              const std::string_view ink = fits ? style::stage_text(c.max_stages) : style::kInk;
+              std::string attrs = ink == style::kInk ? std::string(fits ? "" : "font-weight=\"bold\"")
                                                    : fmt::format("fill=\"{}\"", ink);
               if (c.max_stages >= 100) attrs += std::string(attrs.empty() ? "" : " ") + "font-size=\"9\"";
               w.text(x + kCellW / 2.0, yy + kCellH / 2.0 + 4, std::to_string(c.max_stages), attrs);
@@ -330,7 +330,7 @@ class MapWriter final : public SweepWriter {
               for (std::size_t ni = 0; ni < L.ns.size(); ++ni)
                 if (!filled[mi * L.ns.size() + ni])
                   w.rect(kGridX + static_cast<int>(ni) * kCellW + 1, kGridY + static_cast<int>(mi) * kCellH + 1,
-                         kCellW - 2, kCellH - 2, "#ffffff",
+                         kCellW - 2, kCellH - 2, style::kPaper,
                          fmt::format("no candidate: tile M {}, N {}", L.ms[mi], L.ns[ni]),
                          fmt::format("stroke=\"{}\"", style::kEmptyStroke));
             w.end_group();
@@ -358,7 +358,7 @@ class MapWriter final : public SweepWriter {
       }
     }
     const std::string defs =
-        std::string(style::kDefs) +
+        style::defs() +
         fmt::format("<pattern id=\"invalid\" patternUnits=\"userSpaceOnUse\" x=\"{0}\" y=\"{1}\" width=\"{2}\" "
                     "height=\"{3}\"><rect x=\"0\" y=\"0\" width=\"{2}\" height=\"{3}\" fill=\"{4}\"/>"
                     "<path d=\"M{5} 5L{6} {7}M{5} {7}L{6} 5\" stroke=\"{8}\" stroke-width=\"2\"/></pattern>\n",
