@@ -22,6 +22,7 @@ constexpr int kCellW = 30, kCellH = 24;
 constexpr int kGridX = 42, kGridY = 48;  ///< under two caption lines and the N labels
 constexpr int kPanelGap = 12;
 constexpr int kMargin = 16;
+constexpr std::size_t kMapRowWidth = 1000;  ///< the most a row of panels joined by a field may span
 constexpr int kMinWidth = 640;
 constexpr std::size_t kMaxFootnotes = 10;
 
@@ -80,7 +81,9 @@ SpaceLayout layout_of(const io::ConfigSpace& s, std::size_t archs) {
     for (const Raw& r : raw)
       if (std::find(col_values.begin(), col_values.end(), r.key.back()) == col_values.end())
         col_values.push_back(r.key.back());
-    use_col = col_values.size() * archs <= kMapColumns;
+    // … and the row of panels stays within about a page's width.
+    const std::size_t grid_w = static_cast<std::size_t>(kGridX + kPanelGap) + L.ns.size() * kCellW;
+    use_col = col_values.size() * archs <= kMapColumns && col_values.size() * archs * grid_w <= kMapRowWidth;
   }
   if (use_col) {
     L.col_field = label(panel_axes.back());

@@ -9,8 +9,9 @@
 // Panels: every varying field other than tile M and tile N is a panel axis (a list of tiles, the
 // field `tile`, gives tile K as the axis), so each cell is exactly one candidate on one
 // architecture (two alternatives that spell the same tile differently share a cell: the first
-// is drawn, its title counts the others). The last varying field joins the architectures across the columns when there
-// are at most kMapColumns columns in all; the other fields make the rows of panels.
+// is drawn, its title counts the others). The last varying field joins the architectures across
+// the columns when that makes at most kMapColumns columns spanning at most 1000 px; the other
+// fields make the rows of panels.
 //
 // Bounds: at most kMaxMapCells cells (candidates × architectures; under 2 MB of SVG) and
 // kMaxMapPanels panels; beyond either the map is refused before the sweep (sweep_map_refusal).
