@@ -107,6 +107,22 @@ TEST(BudgetSvg, OneBarPerConfigWithItsNumbers) {
   EXPECT_EQ(svg, report::render_budget_svg(finalize_run()));
 }
 
+TEST(BudgetSvg, ConfigsThatCannotBeBuiltSayWhyAndSeveralArchitecturesNameTheirs) {
+  analysis::TargetRequest req;
+  req.mode = analysis::TargetRequest::Mode::arch;
+  req.archs = {90, 120};
+  const analysis::CheckRun run =
+      analysis::check_files({test::source_path("configs/sm90_hopper.json")}, req, NoDevices{});
+  const std::string svg = report::render_budget_svg(run);
+  expect_self_contained(svg);
+  // The builder's automatic count is 1 on sm_120: it does not fit (static_assert), no size.
+  EXPECT_NE(svg.find("<g><title>fp8_coop_128x256x128 (sm_120, 128x256x128): does not fit, cannot be built: the "
+                     "builder&apos;s automatic stage count is 1"),
+            std::string::npos);
+  EXPECT_NE(svg.find(">1 stage (auto) · DOES NOT FIT</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">fp8_coop_128x256x128 (sm_90)</text>"), std::string::npos);  // labels name the arch
+}
+
 TEST(BudgetSvg, EscapesNamesAndDrawsInvalidConfigsWithTheirReason) {
   report::BudgetChart chart;
   report::BudgetRecord r;

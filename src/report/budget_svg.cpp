@@ -28,10 +28,16 @@ std::string stages_text(const BudgetRecord& r) {
   return fmt::format("{} stage{}{}", r.stages, r.stages == 1 ? "" : "s", r.auto_stages ? " (auto)" : "");
 }
 
+/// A config without a size (it cannot be built): "INVALID", or "DOES NOT FIT" when no stage count
+/// the builder accepts fits (e.g. its automatic count below the minimum).
+std::string unbuilt_verdict(const BudgetRecord& r) {
+  return r.status == Status::Invalid ? "INVALID" : fmt::format("{} · DOES NOT FIT", stages_text(r));
+}
+
 /// Beside the bar: "3 stages (auto) · max 2 · over by 1024 B" or "… · 8192 B spare".
 std::string side_text(const BudgetRecord& r) {
   std::string side = fmt::format("{} · max {} · ", stages_text(r), r.max_stages);
-  if (!r.smem) return side + "INVALID";
+  if (!r.smem) return unbuilt_verdict(r);
   if (*r.smem > r.limit) return side + fmt::format("over by {} B", *r.smem - r.limit);
   side += fmt::format("{} B spare", r.limit - *r.smem);
   if (r.status == Status::Invalid) side += " · INVALID";
@@ -42,7 +48,7 @@ std::string side_text(const BudgetRecord& r) {
 std::string bar_title(const BudgetRecord& r) {
   std::string t = fmt::format("{} ({}, {}): ", r.name, model::arch_name(r.arch), r.tile);
   if (!r.smem) {
-    t += "invalid";
+    t += r.status == Status::Invalid ? "invalid" : "does not fit, cannot be built";
     if (!r.note.empty()) t += ": " + r.note;
     return t;
   }
@@ -174,11 +180,14 @@ std::string BudgetChart::render(std::size_t errors) const {
     if (!r.smem) {
       w.begin_group(title);
       w.rect(x0, by, kBarArea, kBarHeight, style::kInvalidFill, {}, "fill-opacity=\"0.25\"");
-      const std::string why = r.note.empty() ? "invalid" : "invalid: " + r.note;
+      const bool invalid = r.status == Status::Invalid;
+      const std::string what = invalid ? "invalid" : "cannot be built";
+      const std::string why = r.note.empty() ? what : what + ": " + r.note;
       w.text(x0 + 4, by + 12, svg::ellipsize(why, static_cast<std::size_t>(kBarArea / 6.2)),
              "font-size=\"11\"");
       w.end_group();
-      w.text(text_x, by + 12, "INVALID", fmt::format("fill=\"{}\" font-weight=\"bold\"", style::kMutedText));
+      w.text(text_x, by + 12, unbuilt_verdict(r),
+             fmt::format("fill=\"{}\" font-weight=\"bold\"", invalid ? style::kMutedText : style::kOverText));
       y += kRowHeight;
       continue;
     }
@@ -219,7 +228,7 @@ std::string BudgetChart::render(std::size_t errors) const {
   // As wide as the longest text beside a bar (bold ones a little wider), and room for the legend.
   double side_w = 240;
   for (const BudgetRecord& r : bars_)
-    side_w = std::max(side_w, svg::text_width(r.smem ? side_text(r) : "INVALID", kFont) * 1.08);
+    side_w = std::max(side_w, svg::text_width(side_text(r), kFont) * 1.08);
   const double right = text_x + side_w;
   double lx = kMargin, ly = y + 14;
   auto legend_item = [&](double swatch_w, const std::string& label, auto&& draw) {
