@@ -201,7 +201,9 @@ class MapWriter final : public SweepWriter {
     const Status st = static_cast<Status>(c.state - 1);
     if (st == Status::Invalid) {
       t += "INVALID";
-      if (c.reason) t += fmt::format(" [{}]", c.reason);
+      // Its reason: a footnote under the map, or (beyond the footnotes drawn) here.
+      if (c.reason && c.reason <= kMaxFootnotes) t += fmt::format(" [{}]", c.reason);
+      else if (c.reason) t += ": " + svg::ellipsize(reasons_[c.reason - 1], 160);
       return t;
     }
     t += fmt::format("{} at {}{}, max {}", st == Status::Fits ? "fits" : "DOES NOT FIT", c.stages,
