@@ -1,7 +1,8 @@
 // libFuzzer target over tilefit's whole path: bytes -> JSON -> configs -> check (each config's
-// own arch, then sm_90 and sm_120 side by side) -> every report (table, Markdown, CSV, matrix,
-// JSON), suggest, and the config writer. Any crash, sanitizer report, hang or exception escaping
-// is a finding, and so is a broken invariant (__builtin_trap):
+// own arch, then sm_90 and sm_120 side by side) -> every report (table with and without the
+// terminal's budget bars, Markdown, CSV, matrix, JSON, the SVG budget bars), suggest, and the
+// config writer. Any crash, sanitizer report, hang or exception escaping is a finding, and so is
+// a broken invariant (__builtin_trap):
 //   - the reader accepts only archs of the built-in table;
 //   - the breakdown's parts sum to the total;
 //   - on its own arch, io::config_json writes a config the reader reads back to the same KernelConfig;
@@ -17,6 +18,7 @@
 #include "tilefit/device/device_source.hpp"
 #include "tilefit/io/config_reader.hpp"
 #include "tilefit/io/config_writer.hpp"
+#include "tilefit/report/budget_svg.hpp"
 #include "tilefit/report/check_report.hpp"
 
 namespace {
@@ -45,6 +47,8 @@ void check_invariants(const analysis::CheckRun& run, bool own) {
 
 void render_all(const analysis::CheckRun& run) {
   std::string out = report::render_table(run, true);
+  out += report::render_table(run, true, /*bars=*/true);
+  out += report::render_budget_svg(run);
   out += report::render_markdown(run);
   out += report::render_csv(run);
   if (run.archs.size() > 1) out += report::render_matrix(run, false) + report::render_matrix(run, true);

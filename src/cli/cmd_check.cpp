@@ -1,5 +1,5 @@
 // `tilefit check FILE... [--arch A[,B...] | --device N | --builtin]
-//                 [--format table|json|csv|markdown] [--breakdown]`
+//                 [--format table|json|csv|markdown|svg] [--breakdown]`
 // Options -> analysis::CheckStream (target rules in tilefit/analysis/target.hpp) -> a streamed
 // report (report::CheckWriter).
 #include <memory>
@@ -8,6 +8,7 @@
 #include "cli/target_options.hpp"
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/io/config_reader.hpp"
+#include "tilefit/report/budget_svg.hpp"
 #include "tilefit/report/check_report.hpp"
 
 namespace tilefit::cli {
@@ -44,21 +45,22 @@ class Sink final : public analysis::CheckSink {
 void run_check(const CheckOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
   const report::Format format = report::format_named(opt.format);
-  if (format == report::Format::json) Output::report_closed_pipes();
+  if (format == report::Format::json || format == report::Format::svg) Output::report_closed_pipes();
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
   reject_stdin_twice(opt.files);
   if (opt.breakdown && format != report::Format::table)
     throw CommandError(kExitInput, "--breakdown is for --format table; --format " + opt.format +
-                                       (format == report::Format::json ? " always carries \"breakdown\""
-                                                                       : " has no room for it: use --format json"));
+                                       (format == report::Format::json  ? " always carries \"breakdown\""
+                                        : format == report::Format::svg ? " always draws the breakdown"
+                                                                        : " has no room for it: use --format json"));
 
   // Files are read and analysed one at a time and each result written as it comes: memory stays
   // bounded whatever the number of files and configs.
   analysis::CheckStream stream(request, device::system_devices());
   auto writer = report::CheckWriter::make(
       format, opt.breakdown, stream.head(), [&ctx](std::string_view text) { ctx.out.write(text); },
-      [&ctx] { return ctx.out.failed(); });
+      [&ctx] { return ctx.out.failed(); }, /*bars=*/ctx.out.terminal());
   Sink sink(*writer, ctx);
   if (!opt.names.empty()) stream.add(io::configs_from_names(opt.names), sink);
   for (const std::string& file : opt.files) {
@@ -80,8 +82,10 @@ void register_check(CLI::App& app, Command& cmd) {
                   "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
                   "(repeatable)");
   add_target_options(*sub, opt->target);
-  sub->add_option("--format", opt->format, "table (default), json, csv or markdown")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  sub->add_option("--format", opt->format,
+                  "table (default), json, csv, markdown or svg (each config's budget as a stacked bar "
+                  "against the limit)")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown", "svg"}));
   sub->add_flag("--breakdown", opt->breakdown,
                 "Show bytes per component, the limits used and the CUTLASS kernel under each config");
   sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_check(*opt, ctx); }; });

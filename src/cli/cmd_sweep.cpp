@@ -1,5 +1,5 @@
 // `tilefit sweep FILE... [--arch A[,B...] | --device N | --builtin] [--all]
-//                 [--format table|json|csv|markdown] [--sort stages|bytes|headroom|tile]
+//                 [--format table|json|csv|markdown|svg] [--sort stages|bytes|headroom|tile]
 //                 [--reverse] [--top N]`
 // Every candidate of every config space (tilefit/io/space.hpp), streamed. Exit 0 when at least
 // one candidate fits, 1 when none does, 2 on input errors, 3 on device errors.
@@ -8,6 +8,7 @@
 #include "cli/cli_context.hpp"
 #include "cli/target_options.hpp"
 #include "tilefit/analysis/sweep.hpp"
+#include "tilefit/report/sweep_map_svg.hpp"
 #include "tilefit/report/sweep_report.hpp"
 
 namespace tilefit::cli {
@@ -46,8 +47,11 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
     throw CommandError(kExitInput, "--reverse needs --sort (stages, bytes, headroom or tile): without it the "
                                    "candidates come in the space's order");
   const report::Format format = report::format_named(opt.format);
-  o.detail = format == report::Format::json ? model::Detail::full : model::Detail::verdict;
-  if (format == report::Format::json) Output::report_closed_pipes();
+  // The map (svg) draws every candidate, with the reason of each invalid one.
+  if (format == report::Format::svg) o.all = true;
+  o.detail = format == report::Format::json || format == report::Format::svg ? model::Detail::full
+                                                                                : model::Detail::verdict;
+  if (format == report::Format::json || format == report::Format::svg) Output::report_closed_pipes();
 
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give sweep files (or - for standard input) or --name NAME");
@@ -74,6 +78,8 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
     report::SweepWriter& w_;
     Output& out_;
   };
+  if (format == report::Format::svg)
+    if (const auto why = report::sweep_map_refusal(spaces, o.request)) throw CommandError(kExitInput, *why);
   auto writer = report::SweepWriter::make(format, spaces, o.request,
                                           [&ctx](std::string_view text) { ctx.out.write(text); });
   Sink sink(*writer, ctx.out);
@@ -100,8 +106,10 @@ void register_sweep(CLI::App& app, Command& cmd) {
   sub->add_option("--name", opt->names, "A CUTLASS library kernel name (repeatable)");
   add_target_options(*sub, opt->target);
   sub->add_flag("--all", opt->all, "List every candidate, not only those that fit");
-  sub->add_option("--format", opt->format, "table (default), json, csv or markdown")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  sub->add_option("--format", opt->format,
+                  "table (default), json, csv, markdown or svg (the map: largest stage count that fits by "
+                  "tile M x N, a panel per architecture and value of the other varying fields; implies --all)")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown", "svg"}));
   sub->add_option("--sort", opt->sort,
                   "stages (most first), bytes (fewest first), headroom (tightest first) or tile "
                   "(largest M*N*K first); holds the listed candidates (32 B each) until the end")

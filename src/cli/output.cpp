@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace tilefit::cli {
 
 void Output::fail(int err) {
@@ -25,6 +27,10 @@ bool Output::finish() {
     if (std::fflush(file_) != 0 || std::ferror(file_)) fail(errno);
   }
   return !failed_;
+}
+
+bool Output::terminal() const {
+  return terminal_ >= 0 ? terminal_ == 1 : isatty(fileno(file_)) == 1;
 }
 
 void Output::report_closed_pipes() { std::signal(SIGPIPE, SIG_IGN); }

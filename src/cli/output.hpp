@@ -26,12 +26,17 @@ class Output {
   /// keep the usual SIGPIPE behaviour.
   static void report_closed_pipes();
 
+  /// Whether the output is a terminal (isatty), unless set_terminal() said otherwise (tests).
+  bool terminal() const;
+  void set_terminal(bool terminal) { terminal_ = terminal ? 1 : 0; }
+
  private:
   void fail(int err);
 
   std::FILE* file_;
   bool failed_ = false;
   std::string problem_;
+  int terminal_ = -1;  ///< -1: ask isatty
 };
 
 }  // namespace tilefit::cli

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "report/buffered.hpp"
+#include "report/budget_bar.hpp"
+#include "tilefit/report/budget_svg.hpp"
 #include "report/table.hpp"
 #include "report/text.hpp"
 #include "tilefit/io/config_writer.hpp"
@@ -24,9 +26,10 @@ std::string source_text(const analysis::Target& t) {
 }
 
 /// The lines under a row: breakdown, limits and kernel (with `breakdown`), then the notes.
-std::string under_row(const analysis::Entry& e, bool breakdown) {
+std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
   std::string out;
   const model::Result& r = e.result;
+  if (breakdown && bars && r.breakdown && r.smem_bytes) out += "    " + budget_bar(r) + "\n";
   if (breakdown && r.breakdown) {
     const model::Field& f = *r.breakdown;
     std::string parts;
@@ -168,17 +171,25 @@ class AlignedRows {
 
 class TableWriter final : public CheckWriter {
  public:
-  TableWriter(bool breakdown, Emit emit) : breakdown_(breakdown), out_(std::move(emit)), rows_(result_columns(false)) {}
-  void entry(analysis::Entry&& e) override { rows_.add(result_cells(e), under_row(e, breakdown_), out_); }
+  TableWriter(bool breakdown, bool bars, Emit emit)
+      : breakdown_(breakdown), bars_(breakdown && bars), out_(std::move(emit)), rows_(result_columns(false)) {}
+  void entry(analysis::Entry&& e) override {
+    any_ = true;
+    rows_.add(result_cells(e), under_row(e, breakdown_, bars_), out_);
+  }
   void problem(analysis::Problem&&) override {}
   void finish(const analysis::Tally& t) override {
     rows_.flush(out_);
-    out_.buf() += "\n" + summary_line(t);
+    out_.buf() += "\n";
+    if (bars_ && any_) out_.buf() += budget_bar_legend() + "\n";
+    out_.buf() += summary_line(t);
     out_.flush();
   }
 
  private:
   bool breakdown_;
+  bool bars_;
+  bool any_ = false;
   Buffered out_;
   AlignedRows rows_;
 };
@@ -317,10 +328,24 @@ class JsonWriter final : public CheckWriter {
   ordered_json errors_ = ordered_json::array();
 };
 
+/// The budget picture (report/budget_svg.hpp): compact records only, drawn at the end.
+class SvgWriter final : public CheckWriter {
+ public:
+  explicit SvgWriter(Emit emit) : emit_(std::move(emit)) {}
+  void entry(analysis::Entry&& e) override { chart_.add(budget_record(e)); }
+  void problem(analysis::Problem&&) override { ++errors_; }
+  void finish(const analysis::Tally&) override { emit_(chart_.render(errors_)); }
+
+ private:
+  Emit emit_;
+  BudgetChart chart_;
+  std::size_t errors_ = 0;
+};
+
 /// Feeds a whole run to a writer and returns the text.
-std::string render(Format format, bool breakdown, const analysis::CheckRun& run) {
+std::string render(Format format, bool breakdown, const analysis::CheckRun& run, bool bars = false) {
   std::string text;
-  auto w = CheckWriter::make(format, breakdown, run, [&text](std::string_view s) { text += s; });
+  auto w = CheckWriter::make(format, breakdown, run, [&text](std::string_view s) { text += s; }, {}, bars);
   for (const analysis::Entry& e : run.entries) w->entry(analysis::Entry(e));
   for (const analysis::Problem& p : run.problems) w->problem(analysis::Problem(p));
   w->finish(analysis::tally(run));
@@ -330,12 +355,13 @@ std::string render(Format format, bool breakdown, const analysis::CheckRun& run)
 }  // namespace
 
 std::unique_ptr<CheckWriter> CheckWriter::make(Format format, bool breakdown, const analysis::CheckRun& head,
-                                               Emit emit, std::function<bool()> stopped) {
+                                               Emit emit, std::function<bool()> stopped, bool bars) {
   std::unique_ptr<CheckWriter> w;
   const bool matrix = head.archs.size() > 1;
   switch (format) {
     case Format::json: w = std::make_unique<JsonWriter>(head, std::move(emit)); break;
     case Format::csv: w = std::make_unique<CsvWriter>(std::move(emit)); break;
+    case Format::svg: w = std::make_unique<SvgWriter>(std::move(emit)); break;
     case Format::markdown:
       if (matrix)
         w = std::make_unique<MatrixWriter>(true, head, std::move(emit));
@@ -346,15 +372,15 @@ std::unique_ptr<CheckWriter> CheckWriter::make(Format format, bool breakdown, co
       if (matrix)
         w = std::make_unique<MatrixWriter>(false, head, std::move(emit));
       else
-        w = std::make_unique<TableWriter>(breakdown, std::move(emit));
+        w = std::make_unique<TableWriter>(breakdown, bars, std::move(emit));
       break;
   }
   w->stopped_ = std::move(stopped);
   return w;
 }
 
-std::string render_table(const analysis::CheckRun& run, bool breakdown) {
-  return render(Format::table, breakdown, run);
+std::string render_table(const analysis::CheckRun& run, bool breakdown, bool bars) {
+  return render(Format::table, breakdown, run, bars);
 }
 
 std::string render_markdown(const analysis::CheckRun& run) { return render(Format::markdown, false, run); }

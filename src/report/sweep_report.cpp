@@ -11,6 +11,7 @@
 #include "tilefit/report/check_report.hpp"
 #include "tilefit/report/csv.hpp"
 #include "tilefit/report/json.hpp"
+#include "tilefit/report/sweep_map_svg.hpp"
 
 namespace tilefit::report {
 namespace {
@@ -232,6 +233,7 @@ std::unique_ptr<SweepWriter> SweepWriter::make(Format format, const std::vector<
   switch (format) {
     case Format::csv: return std::make_unique<CsvWriter>(std::move(emit));
     case Format::json: return std::make_unique<JsonWriter>(request, std::move(emit));
+    case Format::svg: return make_sweep_map_writer(spaces, request, std::move(emit));
     case Format::markdown: return std::make_unique<TextWriter>(true, spaces, request, std::move(emit));
     case Format::table: break;
   }

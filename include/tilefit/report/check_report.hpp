@@ -42,8 +42,10 @@ class CheckWriter : public analysis::CheckSink {
   using Emit = std::function<void(std::string_view)>;
   /// `head`: a run's mode, archs and common target (CheckStream::head()); `stopped`: true once
   /// the output failed.
+  /// `bars`: with `breakdown`, the table also draws each config's budget as a one-line bar
+  /// (report/budget_bar.hpp; for a terminal).
   static std::unique_ptr<CheckWriter> make(Format format, bool breakdown, const analysis::CheckRun& head,
-                                           Emit emit, std::function<bool()> stopped = {});
+                                           Emit emit, std::function<bool()> stopped = {}, bool bars = false);
   /// Writes what is held and the end of the document.
   virtual void finish(const analysis::Tally& tally) = 0;
   bool stopped() const override { return stopped_ && stopped_(); }
@@ -53,8 +55,9 @@ class CheckWriter : public analysis::CheckSink {
 };
 
 /// One line per config, its diagnostics beneath, a summary line. `breakdown` adds the bytes per
-/// component, the limits used and the CUTLASS kernel under each config.
-std::string render_table(const analysis::CheckRun& run, bool breakdown);
+/// component, the limits used and the CUTLASS kernel under each config; with `bars` as well, each
+/// config's budget as a one-line bar of block characters and their legend (for a terminal).
+std::string render_table(const analysis::CheckRun& run, bool breakdown, bool bars = false);
 
 /// Markdown: the results table (GitHub Markdown), then each config's diagnostics as a list, then
 /// the summary line.

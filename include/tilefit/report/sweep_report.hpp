@@ -9,6 +9,7 @@
 // json: {"schema_version", "tool", "command": "sweep", "target", "results": [{…check's result…,
 //   "alternatives": {"tile": [128,64,128], "stages": "auto"}, "config": {…}}], "errors", "summary"}
 // With several architectures, table and Markdown show one column per architecture ("fits (4)").
+// svg: the shared-memory map (tilefit/report/sweep_map_svg.hpp), written at finish().
 #pragma once
 
 #include <functional>
