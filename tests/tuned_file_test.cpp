@@ -61,13 +61,50 @@ TEST(TunedName, VllmAndSglangSpellings) {
   EXPECT_TRUE(pcq.matches);
   EXPECT_TRUE(pcq.per_channel_quant);
 
-  const auto zero = parse_tuned_name("E=8,N=7168,device_name=NVIDIA_H20,block_shape=[0,0].json");
-  EXPECT_TRUE(zero.matches);
-  EXPECT_FALSE(zero.block_shape);  // both entries must be non-zero
-
   EXPECT_FALSE(parse_tuned_name("configs/sm120_gemm.json").matches);
-  EXPECT_FALSE(parse_tuned_name("E=8,N=7168.json").matches);
-  EXPECT_FALSE(parse_tuned_name("E=8,N=7168,device_name=X,block_shape=[128].json").matches);
+  EXPECT_TRUE(parse_tuned_name("configs/sm120_gemm.json").error.empty());  // not a tuned name at all
+}
+
+// A name that begins like a tuned table's but has a part that does not parse names that part
+// (issue 18: it used to be read as another kernel, 98304 B "fits" where 99328 B are needed).
+TEST(TunedName, APartThatDoesNotParseIsNamed) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"E=8,N=7168,device_name=X,block_shape=[0,128].json", "block_shape=[0,128]"},
+      {"E=8,N=7168,device_name=X,block_shape=[0,0].json", "block_shape=[0,0]"},
+      {"E=8,N=7168,device_name=X,block_shape=[abc].json", "block_shape=[abc]"},
+      {"E=8,N=7168,device_name=X,block_shape=[-1,128].json", "block_shape=[-1,128]"},
+      {"E=8,N=7168,device_name=X,block_shape=[128,128,128].json", "block_shape=[128,128,128]"},
+      {"E=8,N=7168,device_name=X,block_shape=(128,128).json", "block_shape=(128,128)"},
+      {"E=8,N=7168,device_name=X,block_shape=[128].json", "block_shape=[128]"},
+      {"E=8,N=7168,device_name=X,foo=bar.json", "foo=bar"},
+      {"E=8,N=7168,device_name=X,dtype=fp8_w8a8,dtype=int8_w8a16.json", "dtype=int8_w8a16"},
+      {"E=8,N=7168,device_name=X,per_channel_quant=yes.json", "per_channel_quant=yes"},
+      {"E=8,N=0,device_name=X.json", "N=0"},
+      {"E=x,N=8,device_name=X.json", "E=x"},
+      {"E=8,device_name=X,N=8.json", "device_name=X"},
+      {"E=8,N=7168.json", "E=8,N=7168"},  // incomplete: the whole name
+      {"E=8,N=7168,device_name=.json", "device_name="},
+  };
+  for (const auto& [file, part] : cases) {
+    const auto n = parse_tuned_name(file);
+    EXPECT_FALSE(n.matches) << file;
+    EXPECT_EQ(n.error_part, part) << file;
+    const std::string msg = io::detail::tuned_name_error(n);
+    EXPECT_NE(msg.find(std::string("the file name's part \"") + part + "\""), std::string::npos) << msg;
+    EXPECT_NE(msg.find("E={experts},N={n},device_name={name}"), std::string::npos) << msg;
+  }
+  // Through the reader: one file-level error, nothing analysed.
+  const io::LoadResult r = io::parse_configs(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128,
+      "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3}})",
+                                             "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json");
+  EXPECT_TRUE(r.configs.empty());
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(io::format_error(r.errors[0]),
+            "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json: the file name's part "
+            "\"block_shape=[0,128]\": not a block shape; allowed: [N,K] or [N, K] with positive whole numbers "
+            "(vLLM and SGLang leave the part out when there is none); a tuned fused-MoE table is named "
+            "E={experts},N={n},device_name={name}[,dtype={dtype}][,block_shape=[{n},{k}]]"
+            "[,per_channel_quant=True|False][_down].json");
 }
 
 // ---- entries -------------------------------------------------------------------------------

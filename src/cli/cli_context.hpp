@@ -39,6 +39,7 @@ class CommandError : public std::runtime_error {
 struct CliContext {
   Output& out;
   std::vector<std::string> errors;  ///< lines for stderr, without the "error: " prefix
+  std::vector<std::string> warnings;  ///< lines for stderr before the errors, without "warning: "
   int exit_code = kExitOk;
 
   /// Raise the exit code (a higher code wins).

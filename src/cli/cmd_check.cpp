@@ -48,7 +48,7 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   if (format == report::Format::json || format == report::Format::svg) Output::report_closed_pipes();
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
-  reject_stdin_twice(opt.files);
+  check_input_paths(opt.files, ctx);
   if (opt.breakdown && format != report::Format::table)
     throw CommandError(kExitInput, "--breakdown is for --format table; --format " + opt.format +
                                        (format == report::Format::json  ? " always carries \"breakdown\""

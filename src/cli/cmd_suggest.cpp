@@ -29,7 +29,7 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
   if (opt.format == "json") Output::report_closed_pipes();
-  reject_stdin_twice(opt.files);
+  check_input_paths(opt.files, ctx);
   io::LoadResult loaded = opt.names.empty() ? io::LoadResult{} : io::configs_from_names(opt.names);
   for (const std::string& file : opt.files) {
     io::LoadResult lr = io::read_config_file(file);

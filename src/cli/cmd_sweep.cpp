@@ -55,7 +55,7 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
 
   if (opt.files.empty() && opt.names.empty())
     throw CommandError(kExitInput, "no configs: give sweep files (or - for standard input) or --name NAME");
-  reject_stdin_twice(opt.files);
+  check_input_paths(opt.files, ctx);
   std::vector<io::ConfigSpace> spaces;
   std::vector<analysis::Problem> problems;
   std::vector<io::SpaceLoad> loads;

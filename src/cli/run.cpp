@@ -36,7 +36,7 @@ int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Ex
     std::fprintf(err, "error: %s\n", out.problem().c_str());
     return static_cast<int>(kExitOutput);
   };
-  CliContext ctx{out, {}, kExitOk};
+  CliContext ctx{out, {}, {}, kExitOk};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -64,6 +64,7 @@ int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Ex
     ctx.error("internal error: unknown exception", kExitInternal);
   }
   if (!out.finish()) ctx.error(out.problem(), kExitOutput);
+  for (const std::string& line : ctx.warnings) std::fprintf(err, "warning: %s\n", line.c_str());
   for (const std::string& line : ctx.errors) std::fprintf(err, "error: %s\n", line.c_str());
   std::fflush(err);
   return ctx.exit_code;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/cli_context.hpp"
+#include "io/text_checks.hpp"
 #include "tilefit/model/arch.hpp"
 
 namespace tilefit::cli {
@@ -56,11 +57,16 @@ void add_target_options(CLI::App& sub, TargetOptions& opt) {
   builtin->excludes(arch);
 }
 
-void reject_stdin_twice(const std::vector<std::string>& files) {
-  if (std::count(files.begin(), files.end(), "-") > 1)
-    throw CommandError(kExitInput, "- (standard input) is given " +
-                                       std::to_string(std::count(files.begin(), files.end(), "-")) +
+void check_input_paths(const std::vector<std::string>& files, CliContext& ctx) {
+  const auto stdin_count = std::count(files.begin(), files.end(), "-");
+  if (stdin_count > 1)
+    throw CommandError(kExitInput, "- (standard input) is given " + std::to_string(stdin_count) +
                                        " times; it can be read only once");
+  for (const std::string& f : files)
+    if (!io::detail::is_printable(f))
+      ctx.warnings.push_back(io::detail::printable(f) +
+                             ": the path is not printable UTF-8; it is named with <0xXX> escapes for the "
+                             "bytes that are not UTF-8 and <U+XXXX> for control characters");
 }
 
 std::string for_device_command(std::string message) {

@@ -8,6 +8,8 @@
 
 #include "tilefit/analysis/target.hpp"
 
+namespace tilefit::cli { struct CliContext; }
+
 namespace tilefit::cli {
 
 struct TargetOptions {
@@ -27,8 +29,10 @@ void add_target_options(CLI::App& sub, TargetOptions& opt);
 /// CLI11's range of doubles).
 CLI::Validator gpu_index();
 
-/// "-" (standard input) given more than once is a usage error: it can be read only once.
-void reject_stdin_twice(const std::vector<std::string>& files);
+/// Checks the input paths of check, sweep and suggest: "-" (standard input) given more than once
+/// is a usage error (it can be read only once); a path that is not printable UTF-8 is named in
+/// the output with visible escapes (<0xFF>), and a warning says so.
+void check_input_paths(const std::vector<std::string>& files, CliContext& ctx);
 
 /// A device error's line as `tilefit device` / `probe` print it: they have no --arch, so the
 /// device layer's "use --arch to analyse ..." advice names the command that has it.

@@ -26,6 +26,16 @@ const std::vector<std::string>& top_level_keys() {
   return k;
 }
 
+const std::vector<std::string>& config_keys() {
+  static const std::vector<std::string> k = field_names(config_fields());
+  return k;
+}
+
+bool is_config_key(const std::string& key) {
+  const auto& k = config_keys();
+  return std::find(k.begin(), k.end(), key) != k.end();
+}
+
 constexpr std::string_view kExpectedDocument =
     "expected a JSON object {\"configs\": [...]} or an array of configs";
 
@@ -37,12 +47,15 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
   Collector(const std::string& file, const detail::ConfigHandler& handle)
       : file_(file), handle_(handle), tuned_name_(detail::parse_tuned_name(file)) {}
 
-  /// Which format the file is in: a configs file, or a vLLM/SGLang tuned table — decided by the
-  /// first thing in it: a configs array means configs; a first top-level key that is a batch size
-  /// or "triton_version" means a tuned table, and so does a file named like one
-  /// (E=…,N=…,device_name=….json) unless its first key is one of a configs file's.
-  enum class Mode { undecided, configs, tuned };
+  /// Which format the file is in: a configs file, one config object, or a vLLM/SGLang tuned
+  /// table — decided by the first thing in it: a configs array means configs; a first top-level
+  /// key that is a batch size or "triton_version" means a tuned table, and so does a file named
+  /// like one (E=…,N=…,device_name=….json) unless its first key is one of a configs file's; a
+  /// first key that is a config field ("tile", "arch", ...) means the object is one config (what
+  /// sweep and suggest print as "config", what analyze() takes).
+  enum class Mode { undecided, configs, tuned, single };
   Mode mode() const { return mode_; }
+  const detail::TunedName& tuned_name() const { return tuned_name_; }
 
   void on_config(std::size_t index, Value&& v, bool too_large) override {
     if (mode_ == Mode::undecided) mode_ = Mode::configs;
@@ -50,6 +63,13 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
       if (!configs_in_tuned_reported_)
         file_error("configs", "a tuned fused-MoE table's keys are batch sizes; it has no \"configs\" array");
       configs_in_tuned_reported_ = true;
+      return;
+    }
+    if (mode_ == Mode::single) {
+      if (!configs_in_single_reported_)
+        file_error("configs", "the file is one config object (its first field is a config's), so it "
+                              "cannot also hold a \"configs\" array; give one or the other");
+      configs_in_single_reported_ = true;
       return;
     }
     if (!handle_(index, std::move(v), too_large, *this)) ++bad_configs_;
@@ -64,10 +84,21 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
       mode_ = detail::is_batch_size(key) || key == "triton_version" ||
                       (tuned_name_.matches && !configs_key)
                   ? Mode::tuned
-                  : Mode::configs;
+              : !configs_key && is_config_key(key) ? Mode::single
+                                                   : Mode::configs;
+      if (mode_ == Mode::single) single_.kind = Value::Kind::Object;
     }
     if (mode_ == Mode::tuned) {
       tuned_member(key, std::move(v), duplicate);
+      return;
+    }
+    if (mode_ == Mode::single) {
+      // Every member belongs to the one config ("configs" or "$schema" included: the config's
+      // decoder names what it does not know).
+      single_values_ += 1 + count_values(v);
+      single_truncated_ = single_truncated_ || v.truncated;
+      single_.keys.push_back(key);
+      single_.items.push_back(std::move(v));
       return;
     }
     const std::string field = detail::truncate_utf8(key, 64);
@@ -119,6 +150,12 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
                                     std::to_string(kMaxErrorsPerFile) + " are listed per file); " +
                                     std::to_string(bad_configs_) + " configs have errors in all"});
     return std::move(result_);
+  }
+
+  /// Mode::single: hands the one config to the handler (index 0).
+  void finish_single() {
+    const bool too_large = single_truncated_ || single_values_ > kMaxValuesPerConfig;
+    if (!handle_(0, std::move(single_), too_large, *this)) ++bad_configs_;
   }
 
   bool duplicate_configs_ = false;
@@ -184,6 +221,16 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
   LoadResult result_;  ///< errors; configs only for a tuned table (a configs file's go to the handler)
   std::size_t suppressed_ = 0;
   std::size_t bad_configs_ = 0;
+  Value single_;  ///< Mode::single: the members so far
+  std::size_t single_values_ = 0;
+  bool single_truncated_ = false;
+  bool configs_in_single_reported_ = false;
+
+  static std::size_t count_values(const Value& v) {
+    std::size_t n = 0;
+    for (const Value& c : v.items) n += 1 + count_values(c);
+    return n;
+  }
 };
 
 /// The whole document is unreadable: only the one error `c.fatal()` made.
@@ -251,6 +298,10 @@ Document parse_document(std::string_view text, const std::string& file_label,
                         const ConfigHandler& handle, std::size_t max_values) {
   Collector c(file_label, handle);
   if (auto problem = detail::check_text(text)) return fatal_document(c, *problem);
+  // A file named like a tuned table with a part that does not parse: analysing it as some other
+  // kernel would be a guess.
+  if (const std::string bad = detail::tuned_name_error(c.tuned_name()); !bad.empty())
+    return fatal_document(c, bad);
   const std::string_view body = detail::strip_utf8_bom(text);
   const detail::StreamOutcome out = detail::stream_configs(body, c, max_values);
   using Failure = detail::StreamOutcome::Failure;
@@ -286,6 +337,10 @@ Document parse_document(std::string_view text, const std::string& file_label,
     Document d{std::move(tuned.errors), false, true, {}};
     d.tuned = std::move(tuned.configs);
     return d;
+  }
+  if (c.mode() == Collector::Mode::single) {
+    c.finish_single();
+    return {c.finish_errors(), false, false, {}};
   }
   if (out.top == Top::Object && !out.configs_array_seen) {
     Document d{c.finish_errors(), true, false, {}};
@@ -332,7 +387,9 @@ LoadResult configs_from_names(const std::vector<std::string>& names) {
 }
 
 LoadResult read_config_file(const std::string& path) {
-  const std::string label = path == "-" ? "<stdin>" : path;
+  // A path that is not printable UTF-8 (legal on Linux) is named with visible escapes: the
+  // label goes into JSON and tables, which take only UTF-8.
+  const std::string label = path == "-" ? "<stdin>" : detail::printable(path);
   auto input = detail::read_input(path);
   if (auto* failure = std::get_if<detail::ReadFailure>(&input)) {
     LoadResult r;

@@ -7,6 +7,7 @@
 #include "io/config_decoder.hpp"
 #include "io/document.hpp"
 #include "io/file_input.hpp"
+#include "io/text_checks.hpp"
 #include "io/json_fields.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/io/vocabulary.hpp"
@@ -447,7 +448,9 @@ SpaceLoad spaces_from_names(const std::vector<std::string>& names) {
 }
 
 SpaceLoad read_space_file(const std::string& path) {
-  const std::string label = path == "-" ? "<stdin>" : path;
+  // A path that is not printable UTF-8 (legal on Linux) is named with visible escapes: the
+  // label goes into JSON and tables, which take only UTF-8.
+  const std::string label = path == "-" ? "<stdin>" : detail::printable(path);
   auto input = detail::read_input(path);
   if (auto* failure = std::get_if<detail::ReadFailure>(&input)) {
     SpaceLoad r;

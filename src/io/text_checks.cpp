@@ -55,11 +55,12 @@ bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 
 }  // namespace
 
-std::string printable(std::string_view s) {
+std::string printable(std::string_view s, bool keep_newlines) {
   std::string out;
+  out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7F) {
+    if ((c < 0x20 && !(keep_newlines && c == '\n')) || c == 0x7F) {
       out += hex_byte(c, "U+00");
       ++i;
       continue;
@@ -70,10 +71,39 @@ std::string printable(std::string_view s) {
       ++i;
       continue;
     }
+    if (n > 1) {
+      unsigned cp = c & (0x7F >> n);
+      for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+      // C1 controls and the bidirectional formatting characters (a U+202E in a name reverses
+      // what follows it on screen): shown, not obeyed.
+      const bool hidden = (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+                          (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+      if (hidden) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "<U+%04X>", cp);
+        out += buf;
+        i += n;
+        continue;
+      }
+    }
     out.append(s.substr(i, n));
     i += n;
   }
   return out;
+}
+
+bool is_printable(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) return false;
+      ++i;
+      continue;
+    }
+    // Rare: decide by the full rule.
+    return printable(s.substr(i)) == s.substr(i);
+  }
+  return true;
 }
 
 std::string_view strip_utf8_bom(std::string_view text) {

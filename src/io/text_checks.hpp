@@ -33,7 +33,13 @@ std::optional<std::size_t> find_too_deep(std::string_view text, int max_depth);
 std::string describe_parse_error(std::string_view text, std::size_t position,
                                  const std::string& parser_message, int parser_error_id);
 
-/// Replaces bytes that are not printable UTF-8 by <U+00XX> (controls) or <0xXX> (invalid).
-std::string printable(std::string_view s);
+/// Replaces what would not show as itself by a visible escape: bytes that are not UTF-8 by <0xXX>,
+/// control characters by <U+00XX> (C0 and DEL; '\n' kept with `keep_newlines`), C1 controls and
+/// bidirectional formatting characters (U+061C, U+200E/F, U+202A..E, U+2066..9) by <U+XXXX>.
+/// Used for config text quoted in errors, for file paths, and for names in tables.
+std::string printable(std::string_view s, bool keep_newlines = false);
+
+/// printable(s) == s (cheap for plain ASCII).
+bool is_printable(std::string_view s);
 
 }  // namespace tilefit::io::detail

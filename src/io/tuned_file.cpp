@@ -28,14 +28,6 @@ bool take(std::string_view& s, std::string_view prefix) {
   return true;
 }
 
-/// The position of the next ",dtype=", ",block_shape=" or ",per_channel_quant=" in `s`.
-std::size_t next_part(std::string_view s) {
-  std::size_t at = s.size();
-  for (std::string_view p : {",dtype=", ",block_shape=", ",per_channel_quant="})
-    at = std::min(at, s.find(p));
-  return at;
-}
-
 /// "3_4_0" -> "3.4.0" (a folder triton_3_4_0 of SGLang's configs).
 std::string folder_version(std::string_view folder) {
   if (!take(folder, "triton_") || folder.empty()) return "";
@@ -69,6 +61,48 @@ bool is_batch_size(std::string_view key) {
   return std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+namespace {
+
+/// The parts of a tuned file's name: split at the commas outside brackets ("block_shape=[128,
+/// 128]" is one part).
+std::vector<std::string_view> name_parts(std::string_view base) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (base[i] == '[' || base[i] == '(') ++depth;
+    if (base[i] == ']' || base[i] == ')') --depth;
+    if (base[i] == ',' && depth == 0) {
+      parts.push_back(base.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(base.substr(start));
+  return parts;
+}
+
+/// "[128,128]" or "[128, 64]" -> {128, 128}; anything else (other brackets, a sign, a zero,
+/// a third number, letters) -> nullopt.
+std::optional<std::array<long long, 2>> block_shape_value(std::string_view v) {
+  if (!take(v, "[")) return std::nullopt;
+  const auto n = take_number(v);
+  if (!n || !take(v, ",")) return std::nullopt;
+  take(v, " ");
+  const auto k = take_number(v);
+  if (!k || !take(v, "]") || !v.empty() || *n <= 0 || *k <= 0) return std::nullopt;
+  return std::array<long long, 2>{*n, *k};
+}
+
+bool all_digits(std::string_view v) {
+  return !v.empty() && v.size() <= 9 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+constexpr std::string_view kNameGrammar =
+    "E={experts},N={n},device_name={name}[,dtype={dtype}][,block_shape=[{n},{k}]]"
+    "[,per_channel_quant=True|False][_down].json";
+
+}  // namespace
+
 TunedName parse_tuned_name(std::string_view path) {
   TunedName out;
   const std::size_t slash = path.find_last_of('/');
@@ -81,40 +115,59 @@ TunedName parse_tuned_name(std::string_view path) {
   // E={E},N={N},device_name={device}[,dtype={dtype}][,block_shape={bs}]
   //   [,per_channel_quant={bool}][_down].json (vLLM get_config_file_name; SGLang
   //   fused_moe_triton_config.py:18-26 writes block_shape with a space: "[128, 128]").
-  if (!take(base, "E=") || base.size() < 5 || base.substr(base.size() - 5) != ".json") return out;
+  // A name that starts like one (E=…, .json) is meant as a tuned table: a part that does not
+  // parse is an error naming it (never a table read as another kernel).
+  if (base.substr(0, 2) != "E=" || base.size() < 5 || base.substr(base.size() - 5) != ".json") return out;
   base.remove_suffix(5);
   if (base.size() > 5 && base.substr(base.size() - 5) == "_down") base.remove_suffix(5);
-  if (!take_number(base) || !take(base, ",N=") || !take_number(base) || !take(base, ",device_name="))
+  auto fail = [&](std::string_view part, const std::string& why) {
+    out.error_part = std::string(part);
+    out.error = why;
     return out;
-  std::size_t at = next_part(base);
-  out.device_name = std::string(base.substr(0, at));
-  base.remove_prefix(at);
-  if (out.device_name.empty()) return out;
-  if (take(base, ",dtype=")) {
-    at = next_part(base);
-    out.dtype = std::string(base.substr(0, at));
-    base.remove_prefix(at);
-    if (out.dtype.empty()) return out;
+  };
+  const std::vector<std::string_view> parts = name_parts(base);
+  std::set<std::string_view> seen;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string_view part = parts[i];
+    const std::size_t eq = part.find('=');
+    if (eq == std::string_view::npos) return fail(part, "not a key=value part");
+    const std::string_view key = part.substr(0, eq), value = part.substr(eq + 1);
+    static constexpr std::string_view kLeading[] = {"E", "N", "device_name"};
+    if (i < 3 && key != kLeading[i])
+      return fail(part, "expected " + std::string(kLeading[i]) + "=… here (the name begins E=…,N=…,device_name=…)");
+    if (!seen.insert(key).second) return fail(part, "given twice");
+    if (key == "E" || key == "N") {
+      if (!all_digits(value) || value.find_first_not_of('0') == std::string_view::npos)
+        return fail(part, "not a positive whole number");
+    } else if (key == "device_name") {
+      if (value.empty()) return fail(part, "empty device name");
+      out.device_name = std::string(value);
+    } else if (key == "dtype") {
+      if (value.empty()) return fail(part, "empty dtype");
+      out.dtype = std::string(value);
+    } else if (key == "block_shape") {
+      out.block_shape = block_shape_value(value);
+      if (!out.block_shape)
+        return fail(part, "not a block shape; allowed: [N,K] or [N, K] with positive whole numbers "
+                          "(vLLM and SGLang leave the part out when there is none)");
+    } else if (key == "per_channel_quant") {
+      if (value == "True")
+        out.per_channel_quant = true;
+      else if (value != "False")
+        return fail(part, "allowed: True or False");
+    } else {
+      return fail(part, "unknown part; allowed: E, N, device_name, dtype, block_shape, per_channel_quant");
+    }
   }
-  if (take(base, ",block_shape=")) {
-    std::array<long long, 2> bs{};
-    if (!take(base, "[")) return out;
-    const auto n = take_number(base);
-    if (!n || !take(base, ",")) return out;
-    take(base, " ");
-    const auto k = take_number(base);
-    if (!k || !take(base, "]")) return out;
-    bs = {*n, *k};
-    if (bs[0] > 0 && bs[1] > 0) out.block_shape = bs;
-  }
-  if (take(base, ",per_channel_quant=")) {
-    if (take(base, "True"))
-      out.per_channel_quant = true;
-    else if (!take(base, "False"))
-      return out;
-  }
-  out.matches = base.empty();
+  if (parts.size() < 3) return fail(base, "incomplete: it needs E=…,N=…,device_name=…");
+  out.matches = true;
   return out;
+}
+
+std::string tuned_name_error(const TunedName& n) {
+  if (n.error.empty()) return "";
+  return "the file name's part \"" + truncate_utf8(n.error_part, 64) + "\": " + n.error +
+         "; a tuned fused-MoE table is named " + std::string(kNameGrammar);
 }
 
 DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const TunedName& name,

@@ -32,9 +32,16 @@ struct TunedName {
   std::optional<std::array<long long, 2>> block_shape;  ///< [block_n, block_k]
   bool per_channel_quant = false;
   std::string triton_version;  ///< from an SGLang folder triton_X_Y_Z ("3.4.0"); empty: none
+  /// A name that begins like a tuned table's (E=…, .json) with a part that does not parse:
+  /// that part ("block_shape=[0,128]") and what is wrong with it; `matches` is then false.
+  std::string error_part, error;
 };
 
-/// Parses the last component of `path` (and its folder). `matches` is false for any other name.
+/// The one-line error for a name with `error` set (naming the part and the grammar); "" otherwise.
+std::string tuned_name_error(const TunedName& n);
+
+/// Parses the last component of `path` (and its folder). `matches` is false for any other name;
+/// `error` is set when the name begins like a tuned table's but a part does not parse.
 TunedName parse_tuned_name(std::string_view path);
 
 /// True when `key` is a batch size as the engines write them (decimal digits; they call int()).

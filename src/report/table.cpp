@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "report/text.hpp"
+#include "io/text_checks.hpp"
 
 namespace tilefit::report {
 namespace {
@@ -38,7 +39,7 @@ std::string Table::line(const std::vector<std::string>& cells,
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     if (c) out.append(columns_[c].gap, ' ');
     const bool as_is = plain(cells[c]);
-    const std::string shown = as_is ? std::string() : printable(cells[c]);
+    const std::string shown = as_is ? std::string() : io::detail::printable(cells[c]);
     const std::string& cell = as_is ? cells[c] : shown;
     const std::size_t w = as_is ? cell.size() : display_width(cell);
     const std::size_t pad = width[c] > w ? width[c] - w : 0;
@@ -51,7 +52,7 @@ std::string Table::line(const std::vector<std::string>& cells,
 }
 
 std::string Table::after_text(const std::string& after) {
-  return plain_lines(after) ? after : printable(after, /*keep_newlines=*/true);
+  return plain_lines(after) ? after : io::detail::printable(after, /*keep_newlines=*/true);
 }
 
 std::vector<std::size_t> Table::widths() const {
@@ -59,7 +60,7 @@ std::vector<std::size_t> Table::widths() const {
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     width[c] = std::max(columns_[c].min_width, header_ ? columns_[c].head.size() : 0);
     for (const auto& row : rows_)
-      width[c] = std::max(width[c], plain(row[c]) ? row[c].size() : display_width(printable(row[c])));
+      width[c] = std::max(width[c], plain(row[c]) ? row[c].size() : display_width(io::detail::printable(row[c])));
   }
   return width;
 }
@@ -84,7 +85,7 @@ namespace {
 
 /// A Markdown table cell: `|` escaped, line breaks as spaces, control and bidi characters shown.
 std::string md_cell(const std::string& raw) {
-  const std::string s = plain(raw) ? raw : printable(raw);
+  const std::string s = plain(raw) ? raw : io::detail::printable(raw);
   std::string out;
   for (const char c : s) {
     if (c == '|') out += "\\|";

@@ -1,5 +1,7 @@
 #include "report/text.hpp"
 
+#include "io/text_checks.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -29,11 +31,6 @@ std::pair<std::uint32_t, std::size_t> decode(std::string_view s, std::size_t i) 
   return {cp, len};
 }
 
-bool bidi_control(std::uint32_t cp) {
-  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
-         (cp >= 0x2066 && cp <= 0x2069);
-}
-
 bool wide(std::uint32_t cp) {
   return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF) ||
          (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
@@ -50,40 +47,12 @@ bool combining(std::uint32_t cp) {
 
 }  // namespace
 
-std::string printable(std::string_view s, bool keep_newlines) {
-  std::string out;
-  out.reserve(s.size());
-  char esc[16];
-  for (std::size_t i = 0; i < s.size();) {
-    const auto [cp, len] = decode(s, i);
-    if (len == 0) {
-      std::snprintf(esc, sizeof esc, "\\x%02x", static_cast<unsigned char>(s[i]));
-      out += esc;
-      ++i;
-      continue;
-    }
-    const bool control = (cp < 0x20 && cp != '\t' && !(keep_newlines && cp == '\n')) || cp == 0x7F ||
-                         (cp >= 0x80 && cp <= 0x9F);
-    if (control) {
-      std::snprintf(esc, sizeof esc, "\\x%02x", static_cast<unsigned>(cp));
-      out += esc;
-    } else if (bidi_control(cp)) {
-      std::snprintf(esc, sizeof esc, "\\u%04x", static_cast<unsigned>(cp));
-      out += esc;
-    } else {
-      out.append(s.substr(i, len));
-    }
-    i += len;
-  }
-  return out;
-}
-
 std::size_t display_width(std::string_view s) {
   std::size_t w = 0;
   for (std::size_t i = 0; i < s.size();) {
     const auto [cp, len] = decode(s, i);
-    if (len == 0) {  // not UTF-8: printable() shows it as 4 characters
-      w += 4;
+    if (len == 0) {  // not UTF-8 (callers measure printable text, which has none)
+      w += 1;
       ++i;
       continue;
     }
@@ -103,7 +72,7 @@ std::string markdown_code(std::string_view s) {
   }
   const std::string fence(longest + 1, '`');
   const bool pad = !s.empty() && (s.front() == '`' || s.back() == '`');
-  std::string body = printable(s);
+  std::string body = io::detail::printable(s);
   for (char& c : body)
     if (c == '\t') c = ' ';
   return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;

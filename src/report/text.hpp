@@ -1,7 +1,7 @@
-// Text from the user (config names, file paths) made safe to show in a terminal table, in
-// Markdown and in CSV, and measured the way a terminal lays it out.
+// Text from the user (config names, file paths) made safe to show in Markdown and in CSV, and
+// measured the way a terminal lays it out (io::detail::printable, io/text_checks.hpp, makes it
+// safe to show at all: control and bidi characters escaped).
 //
-//   printable("evil\u202Egnp.json")  -> "evil\u202egnp.json" (the bidi override shown, not obeyed)
 //   display_width("größe")           -> 5 (bytes: 7); display_width("表") -> 2
 //   markdown_code("a`b")             -> "``a`b``"
 //   csv_text("=HYPERLINK(...)")      -> "'=HYPERLINK(...)"
@@ -12,11 +12,6 @@
 #include <string_view>
 
 namespace tilefit::report {
-
-/// `s` with every control character (C0 but tab, DEL, C1) and every bidirectional formatting
-/// character (U+061C, U+200E/F, U+202A..E, U+2066..9) written as a visible escape (\x1b, \u202e),
-/// and bytes that are not UTF-8 as \xNN; `keep_newlines` keeps '\n' (text under a row).
-std::string printable(std::string_view s, bool keep_newlines = false);
 
 /// Columns a terminal gives `s` (UTF-8): one per character, two for East Asian wide and
 /// fullwidth characters, none for combining marks.

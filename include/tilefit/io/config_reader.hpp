@@ -1,7 +1,8 @@
 // Reading tile configurations from JSON (../shared/docs/design.md, "Config file").
 //
 // A file is a JSON object {"configs": [...]} (other top-level keys: "$schema", "description",
-// "comment") or a bare array of configs. Every config is checked field by field; a config
+// "comment"), a bare array of configs, or one config object (its first key a config field:
+// {"arch": "sm_120", "tile": ...}; what sweep and suggest print as "config"). Every config is checked field by field; a config
 // with any error is left out of `configs` and every one of its errors is reported, while the
 // other configs are still returned: one bad config never hides the rest, and nothing is
 // dropped without an error saying so.
