@@ -18,6 +18,8 @@ import json
 import os
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
+import ctypes
+
 from . import _lib
 from ._lib import DeviceError, InputError, InternalError, TilefitError
 
@@ -25,6 +27,7 @@ __all__ = ["analyze", "check", "builtin_limits", "device_limits", "suggest", "Re
            "Limits", "InputError", "DeviceError", "TilefitError", "NothingFits", "__version__"]
 
 __version__ = _lib.lib.tilefit_version().decode()
+_analyze = _lib.lib.tilefit_analyze
 
 # Inference engines `check` and `tuning.filter` accept (see README "Python package").
 ENGINES = ("vllm", "sglang")
@@ -56,36 +59,53 @@ class Diagnostic:
         return self.message
 
 
-class Result:
-    """One analysed config: the fields of ``tilefit check --format json``'s results."""
+def _field(key, default=None):
+    return property(lambda self: self.raw.get(key, default), doc=f"the result's {key!r}")
 
-    __slots__ = ("fits", "status", "name", "kernel", "arch", "smem_bytes", "stages", "auto_stages",
-                 "max_stages", "max_stages_smem_bytes", "limit_bytes", "headroom_bytes", "ctas_per_sm",
-                 "kernel_description", "breakdown", "diagnostics", "file", "index", "raw")
+
+class Result:
+    """One analysed config: the fields of ``tilefit check --format json``'s results (read from the
+    result JSON when asked for)."""
+
+    __slots__ = ("raw", "_diagnostics")
 
     def __init__(self, d: dict):
         self.raw = d
-        self.fits = d["fits"]
-        self.status = d["status"]
-        self.name = d.get("name", "")
-        self.kernel = d.get("kernel", "")
-        self.arch = d.get("arch", "")
-        self.smem_bytes = d.get("smem_bytes")
-        self.stages = d.get("stages", 0)
-        self.auto_stages = d.get("auto_stages", True)
-        self.max_stages = d.get("max_stages", 0)
-        self.max_stages_smem_bytes = d.get("max_stages_smem_bytes")
-        self.limit_bytes = d.get("limit_bytes", 0)
-        self.headroom_bytes = d.get("headroom_bytes")
-        self.ctas_per_sm = d.get("ctas_per_sm", 0)
-        self.kernel_description = d.get("kernel_description", "")
-        self.breakdown = dict(d.get("breakdown", {}))
-        self.diagnostics = [Diagnostic(x["code"], x["severity"], x["message"]) for x in d.get("diagnostics", [])]
-        self.file = d.get("file")
-        self.index = d.get("index")
+        self._diagnostics = None
+
+    fits = property(lambda self: self.raw["fits"])
+    status = property(lambda self: self.raw["status"])
+    name = _field("name", "")
+    kernel = _field("kernel", "")
+    arch = _field("arch", "")
+    smem_bytes = _field("smem_bytes")
+    stages = _field("stages", 0)
+    auto_stages = _field("auto_stages", True)
+    max_stages = _field("max_stages", 0)
+    max_stages_smem_bytes = _field("max_stages_smem_bytes")
+    limit_bytes = _field("limit_bytes", 0)
+    headroom_bytes = _field("headroom_bytes")
+    ctas_per_sm = _field("ctas_per_sm", 0)
+    kernel_description = _field("kernel_description", "")
+    epilogue_smem_bytes = _field("epilogue_smem_bytes")
+    mainloop_smem_bytes = _field("mainloop_smem_bytes")
+    file = _field("file")
+    index = _field("index")
+
+    @property
+    def breakdown(self) -> dict:
+        """Bytes per component (the non-zero parts; they sum to smem_bytes)."""
+        return dict(self.raw.get("breakdown", {}))
+
+    @property
+    def diagnostics(self) -> list:
+        if self._diagnostics is None:
+            self._diagnostics = [Diagnostic(x["code"], x["severity"], x["message"])
+                                 for x in self.raw.get("diagnostics", [])]
+        return self._diagnostics
 
     def __bool__(self):
-        return bool(self.fits)
+        return bool(self.raw["fits"])
 
     def __repr__(self):
         return (f"Result(status={self.status!r}, kernel={self.kernel!r}, arch={self.arch!r}, "
@@ -117,11 +137,15 @@ def _type_name(x) -> str:
     return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
+_ENCODER = json.JSONEncoder(default=_json_default, allow_nan=False, separators=(",", ":"))
+_loads = json.loads
+
+
 def _config_text(config, label: str = "<config>") -> str:
     """A config as JSON text: a dict (dumped), JSON text, or a bare CUTLASS kernel name."""
     if isinstance(config, dict):
         try:
-            return json.dumps(config, default=_json_default, allow_nan=False, separators=(",", ":"))
+            return _ENCODER.encode(config)
         except (TypeError, ValueError) as e:
             raise InputError(f"{label}: a config value is not JSON ({e}); allowed: dicts, lists, strings, "
                              "integers, floats, booleans and None", "") from None
@@ -205,8 +229,12 @@ def analyze(config: Union[dict, str], arch: Optional[str] = None) -> Result:
     ``arch`` ("sm_120", "sm90", "12.0", or a (major, minor) tuple), or for the config's own "arch",
     with the built-in table. Raises InputError for bad input."""
     text = _config_text(config)
-    out = _call(_lib.lib.tilefit_analyze, text.encode("utf-8"), _enc(_arch_text(arch)), 0)
-    return Result(json.loads(out))
+    ctx = _lib.context()
+    out = ctypes.c_char_p()
+    rc = _analyze(ctx, text.encode("utf-8"), None if arch is None else _enc(_arch_text(arch)), 0, ctypes.byref(out))
+    if rc != _lib.OK:
+        _lib.raise_for(ctx, rc)
+    return Result(_loads(out.value))
 
 
 def _with_engine(config: dict, engine: Optional[str]) -> dict:

@@ -129,10 +129,11 @@ _local = threading.local()
 
 
 def context():
-    c = getattr(_local, "ctx", None)
-    if c is None:
+    try:
+        return _local.ctx.ptr
+    except AttributeError:
         c = _local.ctx = _Context()
-    return c.ptr
+        return c.ptr
 
 
 def raise_for(ctx, rc: int):

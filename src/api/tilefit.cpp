@@ -46,9 +46,8 @@ const model::Limits& builtin_model_limits(std::string_view arch) {
 model::KernelConfig read_model_config(std::string_view config_json, std::string_view arch) {
   // The text must be one config: an object, or a CUTLASS kernel name as a JSON string. A text
   // that is not JSON is reported by the reader itself (with the line and column of the text).
-  const nlohmann::json::value_t kind = nlohmann::json::accept(config_json)
-                                           ? nlohmann::json::parse(config_json).type()
-                                           : nlohmann::json::value_t::discarded;
+  const nlohmann::json::value_t kind =
+      nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false).type();
   io::LoadResult r;
   if (kind == nlohmann::json::value_t::discarded) {
     r = io::parse_configs(config_json, kLabel);
