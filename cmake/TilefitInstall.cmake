@@ -17,8 +17,6 @@ set_target_properties(tilefit_messages PROPERTIES EXPORT_NAME messages)
 set_target_properties(tilefit_api PROPERTIES EXPORT_NAME api)
 set_target_properties(tilefit_device PROPERTIES EXPORT_NAME device)
 
-target_compile_features(tilefit_device INTERFACE cxx_std_17)
-
 install(TARGETS tilefit_model tilefit_io tilefit_messages tilefit_api tilefit_lib tilefit_device tilefit_c
         EXPORT tilefitTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
