@@ -5,7 +5,8 @@
 
 Measures, best of --repeat runs each:
   * analyze(): one config through tilefit.analyze (dict -> JSON -> C -> result object) against the
-    bare C call (ctypes, pre-encoded text) on the same config: the per-config Python overhead;
+    bare C call (ctypes, pre-encoded text) on the same config: the per-config Python overhead, for the
+    verdict (what analyze() asks for) and with the explanation (a second call, when it is read);
   * pruning the 1920-config grid of vLLM's/SGLang's tuners (BLOCK_M {16..256} x BLOCK_N {32..256} x
     BLOCK_K {64,128,256} x warps {4,8} x GROUP_M {1,16,32,64} x stages {2..5}): tilefit.triton.prune
     over triton.Config-like objects and tilefit.tuning.filter over the tuners' dicts, each against
@@ -68,11 +69,17 @@ def main():
     ctx = _lib.context()
     out = ctypes.c_char_p()
     n = 2000
-    c_full = best(lambda: [_lib.lib.tilefit_analyze(ctx, text, None, 0, ctypes.byref(out)) for _ in range(n)],
+    c_verdict = best(lambda: [_lib.lib.tilefit_analyze(ctx, text, None, _lib.VERDICT, ctypes.byref(out))
+                              for _ in range(n)], args.repeat) / n
+    py_verdict = best(lambda: [tilefit.analyze(cfg).fits for _ in range(n)], args.repeat) / n
+    print(f"analyze().fits: {py_verdict * 1e6:.1f} us per config; the C call alone (TILEFIT_VERDICT) "
+          f"{c_verdict * 1e6:.1f} us; Python overhead {(py_verdict - c_verdict) * 1e6:.1f} us per config")
+    c_full = best(lambda: [(_lib.lib.tilefit_analyze(ctx, text, None, _lib.VERDICT, ctypes.byref(out)),
+                            _lib.lib.tilefit_analyze(ctx, text, None, 0, ctypes.byref(out))) for _ in range(n)],
                   args.repeat) / n
-    py_full = best(lambda: [tilefit.analyze(cfg) for _ in range(n)], args.repeat) / n
-    print(f"analyze(): {py_full * 1e6:.1f} us per config; the C call alone {c_full * 1e6:.1f} us; "
-          f"Python overhead {(py_full - c_full) * 1e6:.1f} us per config")
+    py_full = best(lambda: [tilefit.analyze(cfg).diagnostics for _ in range(n)], args.repeat) / n
+    print(f"analyze().diagnostics (the explanation asked for too): {py_full * 1e6:.1f} us per config; the two C "
+          f"calls alone {c_full * 1e6:.1f} us; Python overhead {(py_full - c_full) * 1e6:.1f} us per config")
 
     # --- the 1920-config grid -----------------------------------------------------------------
     space = list(itertools.product((16, 32, 64, 128, 256), (32, 64, 128, 256), (64, 128, 256), (4, 8),

@@ -9,7 +9,7 @@
  *   if (tilefit_analyze(ctx, "{\"arch\": \"sm_120\", \"dtype\": \"nvfp4\", \"grouped\": true,"
  *                            " \"epilogue\": \"finalize\", \"tile\": \"CtaShape128x256x64B\"}",
  *                       NULL, 0, &result) == TILEFIT_OK)
- *     puts(result);          (* {"name":"","status":"does_not_fit","fits":false,...,"smem_bytes":102400,...} *)
+ *     puts(result);          (* {"name":"#0","status":"does_not_fit","fits":false,...,"smem_bytes":102400,...} *)
  *   else
  *     fprintf(stderr, "%s (field %s)\n", tilefit_error_message(ctx), tilefit_error_field(ctx));
  *   tilefit_context_free(ctx);

@@ -180,3 +180,12 @@ def test_threads_have_their_own_context():
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         out = list(pool.map(lambda _: tilefit.analyze(FINALIZE).smem_bytes, range(64)))
     assert out == [102400] * 64
+
+
+def test_the_explanation_is_asked_for_when_read():
+    r = tilefit.analyze(FINALIZE)
+    assert "diagnostics" not in r.raw and r.smem_bytes == 102400  # the verdict only, so far
+    full = tilefit.check([FINALIZE])[0]
+    assert [d.message for d in r.diagnostics] == [d.message for d in full.diagnostics]
+    assert r.breakdown == full.breakdown and r.kernel_description == full.kernel_description
+    assert r.as_dict()["diagnostics"] and r.epilogue_smem_bytes == full.epilogue_smem_bytes

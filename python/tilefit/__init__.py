@@ -63,15 +63,33 @@ def _field(key, default=None):
     return property(lambda self: self.raw.get(key, default), doc=f"the result's {key!r}")
 
 
+def _detail(key, default=None):
+    def get(self):
+        if self._query is not None and key not in self.raw:
+            self._explain()
+        return self.raw.get(key, default)
+    return property(get, doc=f"the result's {key!r} (asked of the core when first read)")
+
+
 class Result:
-    """One analysed config: the fields of ``tilefit check --format json``'s results (read from the
-    result JSON when asked for)."""
+    """One analysed config: the fields of ``tilefit check --format json``'s results.
 
-    __slots__ = ("raw", "_diagnostics")
+    ``analyze()`` asks the core for the verdict (status, bytes, stages, limits); the explanation
+    (``breakdown``, ``diagnostics``, ``kernel_description``, the epilogue and mainloop sizes) is asked
+    for, once, when one of those is first read — a launcher that only reads ``fits`` pays for no
+    sentences. ``raw`` is the result JSON as a dict (the verdict fields until then)."""
 
-    def __init__(self, d: dict):
+    __slots__ = ("raw", "_diagnostics", "_query")
+
+    def __init__(self, d: dict, query=None):
         self.raw = d
         self._diagnostics = None
+        self._query = query  # (config text, arch) for the explanation, or None when raw has it
+
+    def _explain(self):
+        text, arch = self._query
+        self._query = None
+        self.raw = _loads(_call(_lib.lib.tilefit_analyze, text, arch, 0))
 
     fits = property(lambda self: self.raw["fits"])
     status = property(lambda self: self.raw["status"])
@@ -86,23 +104,34 @@ class Result:
     limit_bytes = _field("limit_bytes", 0)
     headroom_bytes = _field("headroom_bytes")
     ctas_per_sm = _field("ctas_per_sm", 0)
-    kernel_description = _field("kernel_description", "")
-    epilogue_smem_bytes = _field("epilogue_smem_bytes")
-    mainloop_smem_bytes = _field("mainloop_smem_bytes")
+    kernel_description = _detail("kernel_description", "")
+    epilogue_smem_bytes = _detail("epilogue_smem_bytes")
+    mainloop_smem_bytes = _detail("mainloop_smem_bytes")
     file = _field("file")
     index = _field("index")
 
     @property
     def breakdown(self) -> dict:
         """Bytes per component (the non-zero parts; they sum to smem_bytes)."""
+        if self._query is not None:
+            self._explain()
         return dict(self.raw.get("breakdown", {}))
 
     @property
     def diagnostics(self) -> list:
+        """Why, what fits instead, what to know: Diagnostic(code, severity, message), the CLI's sentences."""
+        if self._query is not None:
+            self._explain()
         if self._diagnostics is None:
             self._diagnostics = [Diagnostic(x["code"], x["severity"], x["message"])
                                  for x in self.raw.get("diagnostics", [])]
         return self._diagnostics
+
+    def as_dict(self) -> dict:
+        """The whole result JSON (explanation included) as a dict."""
+        if self._query is not None:
+            self._explain()
+        return dict(self.raw)
 
     def __bool__(self):
         return bool(self.raw["fits"])
@@ -228,13 +257,14 @@ def analyze(config: Union[dict, str], arch: Optional[str] = None) -> Result:
     """One config (a dict in the config-file format, JSON text, or a CUTLASS kernel name) analysed for
     ``arch`` ("sm_120", "sm90", "12.0", or a (major, minor) tuple), or for the config's own "arch",
     with the built-in table. Raises InputError for bad input."""
-    text = _config_text(config)
+    text = _config_text(config).encode("utf-8")
+    a = None if arch is None else _enc(_arch_text(arch))
     ctx = _lib.context()
     out = ctypes.c_char_p()
-    rc = _analyze(ctx, text.encode("utf-8"), None if arch is None else _enc(_arch_text(arch)), 0, ctypes.byref(out))
+    rc = _analyze(ctx, text, a, _lib.VERDICT, ctypes.byref(out))
     if rc != _lib.OK:
         _lib.raise_for(ctx, rc)
-    return Result(_loads(out.value))
+    return Result(_loads(out.value), (text, a))
 
 
 def _with_engine(config: dict, engine: Optional[str]) -> dict:
