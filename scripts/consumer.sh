@@ -42,6 +42,11 @@ expect 0 cmake --install "$build" --prefix "$work/prefix"
 headers=$(cd "$work/prefix/include" && find . -type f | sort | tr '\n' ' ')
 [ "$headers" = "./tilefit/tilefit.h ./tilefit/tilefit.hpp " ] || fail "installed headers: $headers (expected tilefit.h and tilefit.hpp only)"
 [ -f "$work/prefix/lib/libtilefit.so" ] || fail "libtilefit.so not installed"
+# The public headers stand alone: C++17 (and 20) with every warning, C99 pedantic.
+for std in 17 20; do
+  expect 0 sh -c "echo '#include <tilefit/tilefit.hpp>' | c++ -std=c++$std -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I'$work/prefix/include' -x c++ -"
+done
+expect 0 sh -c "echo '#include <tilefit/tilefit.h>' | cc -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -I'$work/prefix/include' -x c -"
 # libtilefit.so exports the C ABI and nothing else.
 if command -v nm >/dev/null; then
   others=$(nm -D --defined-only "$work/prefix/lib/libtilefit.so" | awk '{print $3}' | grep -v '^tilefit_' || true)
