@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
           pkg-config python3-jsonschema  # scripts/consumer.sh, scripts/validate_schema.py
           librsvg2-bin  # rsvg-convert: CTest svg_render draws the SVG pictures
+          python3-pytest  # the Python package's tests (CTest python_package)
           clang libclang-rt-14-dev)  # clang + its runtime: scripts/sanitize.sh, scripts/fuzz.sh
 missing=()
 for p in "${packages[@]}"; do

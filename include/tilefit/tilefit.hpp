@@ -8,34 +8,31 @@
 //   if (!a.fits) std::fprintf(stderr, "%s\n", a.diagnostics.front().message.c_str());
 //   // a.smem_bytes == 102400, a.stages == 3 (the builder's), a.max_stages == 2, a.limit_bytes == 101376
 //
-// Link tilefit::tilefit (CMake: find_package(tilefit CONFIG REQUIRED)); it needs no CUDA.
-// device_limits() is in tilefit::device (CUDA when tilefit was built with it).
+// Self-contained C++17 (it includes only standard headers): link tilefit::tilefit (CMake:
+// find_package(tilefit CONFIG REQUIRED)), which needs no CUDA. device_limits() is in
+// tilefit::device (CUDA when tilefit was built with it). The C ABI is <tilefit/tilefit.h>.
 //
-// Stability: this header is tilefit's API. Within a major version (semantic versioning, see
+// Stability: this header is tilefit's C++ API. Within a major version (semantic versioning, see
 // TILEFIT_VERSION_* below) it only grows: no declaration here is removed or changes meaning, new
-// members may be added to the structs, and new diagnostic codes may appear. The headers under
-// tilefit/model, tilefit/io, tilefit/analysis and tilefit/report are the implementation: they
-// are installed because this header uses some of their types, and may change in any release.
+// members may be added to the structs, and new diagnostic codes may appear. Before 1.0 a minor
+// release may change it and says so (0.3.0: the value types below replaced the model's types).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "tilefit/model/arch.hpp"
-#include "tilefit/model/config.hpp"
-#include "tilefit/model/result.hpp"
-
 #define TILEFIT_VERSION_MAJOR 0
-#define TILEFIT_VERSION_MINOR 2
+#define TILEFIT_VERSION_MINOR 3
 #define TILEFIT_VERSION_PATCH 0
 
 namespace tilefit {
 
-/// "0.2.0".
+/// "0.3.0".
 std::string_view version();
 
 /// A config that cannot be read, or an arch that is not in the built-in table. what() is the one
@@ -57,7 +54,6 @@ class DeviceError : public std::runtime_error {
 };
 
 /// One diagnostic: a stable snake_case code, "error" / "warning" / "info", and its sentence.
-/// The typed values are in Analysis::result.diagnostics (tilefit/model/diagnostic.hpp).
 struct Message {
   std::string code;
   std::string severity;
@@ -70,10 +66,53 @@ struct Part {
   std::int64_t bytes = 0;
 };
 
+/// What a GPU grants (cudaDeviceGetAttribute's names); builtin_limits() or device_limits().
+struct Limits {
+  int sm = 0;                            ///< compute capability as major*10+minor (90, 120, ...)
+  std::int64_t optin_per_block = 0;      ///< cudaDevAttrMaxSharedMemoryPerBlockOptin
+  std::int64_t per_sm = 0;               ///< cudaDevAttrMaxSharedMemoryPerMultiprocessor
+  std::int64_t reserved_per_block = 0;   ///< cudaDevAttrReservedSharedMemoryPerBlock
+  std::int64_t default_per_block = 0;    ///< cudaDevAttrMaxSharedMemoryPerBlock (no opt-in)
+  int max_ctas_per_sm = 0;               ///< cudaDevAttrMaxBlocksPerMultiprocessor
+  int regs_per_sm = 0;                   ///< cudaDevAttrMaxRegistersPerMultiprocessor
+  int threads_per_sm = 0;                ///< cudaDevAttrMaxThreadsPerMultiProcessor
+};
+
+/// One config as the reader read it (opaque: the model's typed config stays inside the library).
+/// Copyable; change the stage count or the arch in code, or get it back as config JSON.
+class Config {
+ public:
+  struct Impl;
+  explicit Config(std::unique_ptr<Impl> impl);
+  Config(const Config& other);
+  Config(Config&& other) noexcept;
+  Config& operator=(const Config& other);
+  Config& operator=(Config&& other) noexcept;
+  ~Config();
+
+  std::string name() const;
+  /// "sm_120".
+  std::string arch() const;
+  /// Analyse it for another arch ("sm_90", "9.0", ...); throws InputError when not in the table.
+  void set_arch(std::string_view arch);
+  /// The stage count as configured; nullopt: automatic (the builder's, or Triton's default).
+  std::optional<int> stages() const;
+  void set_stages(std::optional<int> stages);
+  /// The config in the config-file format (every field the reader decided, written out).
+  std::string json() const;
+
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 struct Analysis {
   bool fits = false;
   std::string status;                           ///< "fits", "does_not_fit", "invalid"
+  std::string name;                             ///< the config's "name" (empty when none)
   std::string kernel;                           ///< the family modelled ("sm120_blockscaled")
+  std::string kernel_description;               ///< the CUTLASS kernel / Triton MMA it maps to
   std::string arch;                             ///< "sm_120"
   std::optional<std::int64_t> smem_bytes;       ///< dynamic shared memory at `stages`
   int stages = 0;                               ///< what the kernel is built with
@@ -83,9 +122,10 @@ struct Analysis {
   std::int64_t limit_bytes = 0;                 ///< opt-in shared memory per block
   std::optional<std::int64_t> headroom_bytes;   ///< limit - smem (negative when over)
   int ctas_per_sm = 0;
+  std::optional<std::int64_t> epilogue_smem_bytes;  ///< sizeof(CollectiveEpilogue::SharedStorage)
+  std::optional<std::int64_t> mainloop_smem_bytes;  ///< sizeof(CollectiveMainloop::SharedStorage)
   std::vector<Part> breakdown;                  ///< non-zero parts; they sum to smem_bytes
   std::vector<Message> diagnostics;             ///< why, what fits instead, what to know
-  model::Result result;                         ///< everything, typed
 };
 
 /// One config as JSON text — an object in the config-file format (README "Config format"),
@@ -97,17 +137,16 @@ Analysis analyze(std::string_view config_json, std::string_view arch = {});
 /// One config as JSON text read (as analyze() reads it), without analysing it: to change a field
 /// in code, or to analyse it against a GPU's limits. With `arch`, that arch replaces the config's.
 /// Throws InputError.
-model::KernelConfig read_config(std::string_view config_json, std::string_view arch = {});
+Config read_config(std::string_view config_json, std::string_view arch = {});
 
 /// The same for a config already read, against any limits (the built-in table's, or a GPU's).
-/// `cfg.arch` must be set.
-Analysis analyze(const model::KernelConfig& cfg, const model::Limits& limits);
+Analysis analyze(const Config& cfg, const Limits& limits);
 
 /// The built-in table's limits for `arch`; throws InputError when it is not in the table.
-model::Limits builtin_limits(std::string_view arch);
+Limits builtin_limits(std::string_view arch);
 
 /// What GPU `device` reports through the CUDA Runtime (opt-in and per-SM shared memory, reserved
 /// bytes, CTAs per SM, ...); throws DeviceError. Defined in tilefit::device.
-model::Limits device_limits(int device);
+Limits device_limits(int device);
 
 }  // namespace tilefit

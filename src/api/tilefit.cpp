@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/internal.hpp"
 #include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/evaluate.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 
@@ -29,7 +31,9 @@ std::string_view version() {
 InputError::InputError(const std::string& message, std::string field)
     : std::runtime_error(message), field_(std::move(field)) {}
 
-model::Limits builtin_limits(std::string_view arch) {
+namespace api {
+
+const model::Limits& builtin_model_limits(std::string_view arch) {
   const auto sm = model::parse_arch(arch);
   const model::ArchInfo* info = sm ? model::find_arch(*sm) : nullptr;
   if (!info)
@@ -39,12 +43,11 @@ model::Limits builtin_limits(std::string_view arch) {
   return info->limits;
 }
 
-model::KernelConfig read_config(std::string_view config_json, std::string_view arch) {
+model::KernelConfig read_model_config(std::string_view config_json, std::string_view arch) {
   // The text must be one config: an object, or a CUTLASS kernel name as a JSON string. A text
   // that is not JSON is reported by the reader itself (with the line and column of the text).
-  const nlohmann::json::value_t kind = nlohmann::json::accept(config_json)
-                                           ? nlohmann::json::parse(config_json).type()
-                                           : nlohmann::json::value_t::discarded;
+  const nlohmann::json::value_t kind =
+      nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false).type();
   io::LoadResult r;
   if (kind == nlohmann::json::value_t::discarded) {
     r = io::parse_configs(config_json, kLabel);
@@ -60,7 +63,7 @@ model::KernelConfig read_config(std::string_view config_json, std::string_view a
   if (r.configs.size() != 1) throw InputError(std::string(kLabel) + ": expected one config", "");
   model::KernelConfig cfg = std::move(r.configs.front().config);
   if (!arch.empty()) {
-    cfg.arch = builtin_limits(arch).sm;
+    cfg.arch = builtin_model_limits(arch).sm;
   } else if (!r.configs.front().arch_given) {
     throw InputError(std::string(kLabel) +
                          ": field \"arch\": missing; give the config an \"arch\" or pass one to analyze()",
@@ -69,16 +72,13 @@ model::KernelConfig read_config(std::string_view config_json, std::string_view a
   return cfg;
 }
 
-Analysis analyze(std::string_view config_json, std::string_view arch) {
-  const model::KernelConfig cfg = read_config(config_json, arch);
-  return analyze(cfg, builtin_limits(model::arch_name(cfg.arch)));
-}
-
-Analysis analyze(const model::KernelConfig& cfg, const model::Limits& limits) {
+Analysis to_analysis(const model::Result& r) {
   Analysis a;
-  a.result = model::evaluate(cfg, limits);
-  const model::Result& r = a.result;
   a.fits = r.fits;
+  a.name = r.name;
+  a.kernel_description = r.kernel;
+  a.epilogue_smem_bytes = r.epilogue_smem;
+  a.mainloop_smem_bytes = r.mainloop_smem;
   a.status = std::string(model::status_name(r.status));
   a.kernel = std::string(r.family);
   a.arch = model::arch_name(r.arch);
@@ -99,6 +99,44 @@ Analysis analyze(const model::KernelConfig& cfg, const model::Limits& limits) {
     a.diagnostics.push_back({std::string(model::code_name(d.code)), std::string(model::severity_name(d.severity)),
                              report::message(d)});
   return a;
+}
+
+}  // namespace api
+
+// ---- the Config handle ------------------------------------------------------------------------
+Config::Config(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Config::Config(const Config& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
+Config::Config(Config&& other) noexcept = default;
+Config& Config::operator=(const Config& other) {
+  if (this != &other) impl_ = std::make_unique<Impl>(*other.impl_);
+  return *this;
+}
+Config& Config::operator=(Config&& other) noexcept = default;
+Config::~Config() = default;
+
+std::string Config::name() const { return impl_->cfg.name; }
+std::string Config::arch() const { return model::arch_name(impl_->cfg.arch); }
+void Config::set_arch(std::string_view arch) { impl_->cfg.arch = api::builtin_model_limits(arch).sm; }
+std::optional<int> Config::stages() const { return impl_->cfg.stages; }
+void Config::set_stages(std::optional<int> stages) { impl_->cfg.stages = stages; }
+std::string Config::json() const { return io::config_json(impl_->cfg); }
+
+// ---- the API ------------------------------------------------------------------------------------
+Limits builtin_limits(std::string_view arch) { return api::to_public(api::builtin_model_limits(arch)); }
+
+Config read_config(std::string_view config_json, std::string_view arch) {
+  auto impl = std::make_unique<Config::Impl>();
+  impl->cfg = api::read_model_config(config_json, arch);
+  return Config(std::move(impl));
+}
+
+Analysis analyze(std::string_view config_json, std::string_view arch) {
+  const model::KernelConfig cfg = api::read_model_config(config_json, arch);
+  return api::to_analysis(model::evaluate(cfg, api::builtin_model_limits(model::arch_name(cfg.arch))));
+}
+
+Analysis analyze(const Config& cfg, const Limits& limits) {
+  return api::to_analysis(model::evaluate(cfg.impl().cfg, api::to_model(limits)));
 }
 
 }  // namespace tilefit

@@ -64,14 +64,14 @@ const DeviceSource& system_devices() {
 
 }  // namespace tilefit::device
 
-#include "tilefit/tilefit.hpp"
+#include "api/internal.hpp"
 
 namespace tilefit {
 
-model::Limits device_limits(int device) {
+Limits device_limits(int device) {
   const device::DeviceResult d = device::query_one(device);
   if (!d) throw DeviceError(d.error().message);
-  return d->limits;
+  return api::to_public(d->limits);
 }
 
 }  // namespace tilefit

@@ -1,0 +1,115 @@
+/* tilefit's C ABI (C99): does a GEMM tile configuration fit in shared memory?
+ *
+ * Configs go in and results come out as JSON text, the same JSON as tilefit's config files and
+ * `tilefit check --format json` results. Link libtilefit.so (CMake: tilefit::c; pkg-config:
+ * tilefit-c). Only tilefit_* symbols are exported; the library holds its own C++ runtime state.
+ *
+ *   tilefit_context* ctx = tilefit_context_new();
+ *   const char* result;
+ *   if (tilefit_analyze(ctx, "{\"arch\": \"sm_120\", \"dtype\": \"nvfp4\", \"grouped\": true,"
+ *                            " \"epilogue\": \"finalize\", \"tile\": \"CtaShape128x256x64B\"}",
+ *                       NULL, 0, &result) == TILEFIT_OK)
+ *     puts(result);          (* {"name":"#0","status":"does_not_fit","fits":false,...,"smem_bytes":102400,...} *)
+ *   else
+ *     fprintf(stderr, "%s (field %s)\n", tilefit_error_message(ctx), tilefit_error_field(ctx));
+ *   tilefit_context_free(ctx);
+ *
+ * Strings returned through `out` parameters belong to the context and stay valid until the next
+ * call on that context (or tilefit_context_free). A context is used by one thread at a time;
+ * contexts are independent (one per thread).
+ *
+ * Versioning: TILEFIT_ABI_VERSION is bumped whenever a function's signature or meaning changes;
+ * compare it with tilefit_abi_version() at run time. Functions are only ever added within an ABI
+ * version, and result JSON only gains members.
+ */
+#ifndef TILEFIT_TILEFIT_H
+#define TILEFIT_TILEFIT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TILEFIT_C_API __attribute__((visibility("default")))
+#else
+#define TILEFIT_C_API
+#endif
+
+#define TILEFIT_ABI_VERSION 1
+
+/* Return codes: the CLI's exit codes where they mean the same thing. */
+#define TILEFIT_OK 0
+#define TILEFIT_ERROR_INPUT 2    /* bad config JSON, an unknown arch, a bad argument: message + field */
+#define TILEFIT_ERROR_DEVICE 3   /* no GPU could be asked (no driver, no device, built without CUDA) */
+#define TILEFIT_ERROR_INTERNAL 5 /* a bug in tilefit (please report it), or out of memory */
+
+/* Flags of the analyse calls. */
+#define TILEFIT_VERDICT 1u /* status, stages, max_stages, bytes only: no breakdown, no diagnostics (fast) */
+/* tilefit_analyze_batch only, with TILEFIT_VERDICT: each result as an array
+ * [STATUS, smem_bytes, stages, max_stages, max_stages_smem_bytes] (STATUS 0 fits, 1 does not fit,
+ * 2 invalid; a byte count null when unknown) — for pruning thousands of configs. */
+#define TILEFIT_COMPACT 2u
+
+typedef struct tilefit_context tilefit_context; /* errors and output buffers */
+typedef struct tilefit_target tilefit_target;   /* the limits configs are analysed against */
+
+/* TILEFIT_ABI_VERSION of the library loaded. */
+TILEFIT_C_API int tilefit_abi_version(void);
+/* "0.3.0". */
+TILEFIT_C_API const char* tilefit_version(void);
+
+/* NULL only when out of memory. */
+TILEFIT_C_API tilefit_context* tilefit_context_new(void);
+TILEFIT_C_API void tilefit_context_free(tilefit_context* ctx);
+
+/* The last error of a call on ctx that did not return TILEFIT_OK: the one line `tilefit check`
+ * prints for it (file or "<config>", config, field, value, what is allowed), and the field at
+ * fault ("tile", "arch", ...; "" when it is the config as a whole). "" after a success. */
+TILEFIT_C_API const char* tilefit_error_message(const tilefit_context* ctx);
+TILEFIT_C_API const char* tilefit_error_field(const tilefit_context* ctx);
+
+/* The built-in table's limits for arch ("sm_120", "sm90", "12.0", ...). */
+TILEFIT_C_API int tilefit_target_builtin(tilefit_context* ctx, const char* arch, tilefit_target** out);
+/* GPU `device` through the CUDA Runtime (TILEFIT_ERROR_DEVICE without one). */
+TILEFIT_C_API int tilefit_target_device(tilefit_context* ctx, int device, tilefit_target** out);
+/* The target's limits as JSON: {"arch":"sm_120","sm":120,"optin_per_block":101376,...}. */
+TILEFIT_C_API int tilefit_target_json(tilefit_context* ctx, const tilefit_target* target, const char** out);
+TILEFIT_C_API void tilefit_target_free(tilefit_target* target);
+
+/* One config (a JSON object in the config-file format, or a CUTLASS kernel name as a JSON
+ * string), analysed for `arch` (NULL or "": the config's own "arch") with the built-in table.
+ * *out: one result object. */
+TILEFIT_C_API int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* arch,
+                                  unsigned flags, const char** out);
+
+/* Many configs against one target: `configs_json` is a JSON array of configs; each is analysed
+ * for the target (its arch replaces the configs' own). *out: a JSON array with one element per
+ * config, in order — a result object, or {"index":I,"status":"error","error":MESSAGE,"field":F}
+ * for a config that cannot be read. Returns TILEFIT_ERROR_INPUT only when the text is not an
+ * array of configs at all. */
+TILEFIT_C_API int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
+                                        const tilefit_target* target, unsigned flags, const char** out);
+
+/* Config files (tilefit's format, vLLM/SGLang tuned tables) as `tilefit check` reads them:
+ * `paths_json` a JSON array of paths; `arch` NULL or "": each config's own arch (a tuned table's
+ * device_name) from the built-in table (`--builtin`), else that arch (`--arch`). *out:
+ * {"results":[...],"errors":[{"message":...,"field":...,"file":...,"index":I}]}; the call
+ * returns TILEFIT_ERROR_INPUT (message and field of the first error) when there are errors, and
+ * *out is still set. */
+TILEFIT_C_API int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char* arch,
+                                      unsigned flags, const char** out);
+
+/* `tilefit suggest` for one config: the nearest alternatives that fit the target (at most
+ * max_suggestions). *out: a JSON array, nearest first, of
+ * {"distance":D,"changes":[{"field":F,"from":X,"to":Y}],"config":{...},"result":{...}}
+ * (empty when the config fits or no move fits). */
+TILEFIT_C_API int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit_target* target,
+                                  int max_suggestions, const char** out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILEFIT_TILEFIT_H */

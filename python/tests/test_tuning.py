@@ -1,0 +1,58 @@
+import itertools
+
+import pytest
+
+import tilefit
+import tilefit.tuning
+
+
+def vllm_grid():
+    # The 1920-config CUDA space of vLLM's benchmark_moe.py / SGLang's tuner (users-2026-12.md §4).
+    return [{"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k, "GROUP_SIZE_M": g, "num_warps": w, "num_stages": s}
+            for m, n, k, w, g, s in itertools.product((16, 32, 64, 128, 256), (32, 64, 128, 256), (64, 128, 256),
+                                                      (4, 8), (1, 16, 32, 64), (2, 3, 4, 5))]
+
+
+def fits(c, arch, **extra):
+    cfg = {"arch": arch, "kernel": "triton_fused_moe", "tile": [c["BLOCK_SIZE_M"], c["BLOCK_SIZE_N"], c["BLOCK_SIZE_K"]],
+           "group_m": c["GROUP_SIZE_M"], "num_warps": c["num_warps"], "stages": c["num_stages"]}
+    cfg.update(extra)
+    return tilefit.analyze(cfg).fits
+
+
+@pytest.mark.parametrize("dtype,extra", [(None, {"dtype": "bf16"}), ("fp8_w8a8", {"dtype": "fp8_w8a8"})])
+def test_filter_keeps_exactly_what_fits(dtype, extra):
+    grid = vllm_grid()
+    kept = tilefit.tuning.filter(grid, dtype=dtype, arch="sm_120")
+    assert kept == [c for c in grid if fits(c, "sm_120", **extra)]
+    assert all(k is g for k, g in zip(kept, [c for c in grid if c in kept]))  # the tuner's own dicts
+
+
+def test_block_shape_and_engines():
+    grid = vllm_grid()[::3]
+    kept = tilefit.tuning.filter(grid, dtype="fp8_w8a8", block_shape=[128, 128], arch="sm_90", engine="vllm")
+    assert kept == [c for c in grid if fits(c, "sm_90", dtype="fp8_w8a8", block_shape=[128, 128])]
+    assert tilefit.tuning.filter(grid, dtype="fp8_w8a8", block_shape=[128, 128], arch="sm_90", engine="sglang") == kept
+    with pytest.raises(tilefit.InputError) as e:
+        tilefit.tuning.filter(grid, arch="sm_90", engine="tgi")
+    assert e.value.field == "engine"
+
+
+def test_bad_grids():
+    with pytest.raises(tilefit.InputError) as e:
+        tilefit.tuning.filter([{"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64, "num_stage": 3}], arch="sm_90")
+    assert e.value.field == "num_stage" and str(e.value).startswith('config #0: field "num_stage": unknown field')
+    with pytest.raises(tilefit.InputError) as e:
+        tilefit.tuning.filter([{"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 0, "BLOCK_SIZE_K": 64}], arch="sm_90")
+    assert e.value.field == "tile" and "0 is not a valid tile extent" in str(e.value)
+    with pytest.raises(tilefit.InputError) as e:
+        tilefit.tuning.filter(vllm_grid()[:2], dtype="int8_w8a16", arch="sm_90")
+    assert e.value.field == "dtype" and "does not model" in str(e.value)
+    with pytest.raises(tilefit.InputError) as e:
+        tilefit.tuning.filter([[64, 64, 64]], arch="sm_90")
+    assert "expected a dict" in str(e.value)
+    with pytest.raises(tilefit.InputError):
+        tilefit.tuning.filter(vllm_grid()[:2], arch="sm_90", kernel="w8a8_block_fp8_matmul")
+    # AMD-only knobs are ignored (they do not change NVIDIA shared memory)
+    c = dict(vllm_grid()[0], waves_per_eu=2)
+    assert tilefit.tuning.filter([c], arch="sm_90") == [c]

@@ -1,0 +1,69 @@
+"""Exact pruning of the vLLM / SGLang fused-MoE tuners' grids.
+
+vLLM ``benchmarks/kernels/benchmark_moe.py`` and SGLang ``benchmark/kernels/fused_moe_triton/`` build a
+list of dicts (BLOCK_SIZE_M/N/K, GROUP_SIZE_M, num_warps, num_stages) and compile and time every
+one; on a 99 KB GPU about half cannot fit and fail only after compiling. ``filter`` keeps exactly
+the ones that fit, in one call into tilefit:
+
+    search_space = tilefit.tuning.filter(search_space, kernel="triton_fused_moe",
+                                         dtype="fp8_w8a8", block_shape=[128, 128], arch="sm_120")
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence
+
+from . import _grid
+from ._lib import InputError
+
+__all__ = ["filter"]
+
+# The tuners' dtype strings (vLLM/SGLang: None or "auto" -> bf16/f16; "fp8_w8a8").
+_MOE_DTYPES = {None: "bf16", "auto": "bf16", "bf16": "bf16", "f16": "f16", "fp8_w8a8": "fp8_w8a8"}
+_UNMODELLED = ("int8_w8a16", "int4_w4a16", "int8_w8a8", "fp8_w8a16", "mxfp4", "nvfp4_w4a4")
+
+
+def _dtype(kernel: str, dtype: Any) -> str:
+    d = dtype if dtype is None else str(dtype)
+    if kernel == "triton_fused_moe":
+        if d in _MOE_DTYPES:
+            return _MOE_DTYPES[d]
+        t = _grid.dtype_name(d)
+        if t in ("f16", "bf16"):
+            return t
+        if t == "e4m3":
+            return "fp8_w8a8"
+        if d in _UNMODELLED:
+            raise InputError(f"dtype: {d!r} runs another kernel (weight-only / int8 MoE), which tilefit does not model "
+                             "yet; allowed: None, \"bf16\", \"f16\", \"fp8_w8a8\"", "dtype")
+        raise InputError(f"dtype: {d!r} is not a fused-MoE dtype tilefit knows; allowed: None, \"bf16\", \"f16\", "
+                         "\"fp8_w8a8\" (or a torch dtype)", "dtype")
+    t = _grid.dtype_name(d) if d is not None else "f16"
+    if t is None:
+        raise InputError(f"dtype: {d!r} is not a triton_matmul dtype; allowed: f16, bf16, f32, e4m3 (or a torch dtype)",
+                         "dtype")
+    return t
+
+
+def filter(configs: Sequence[dict], kernel: str = "triton_fused_moe", dtype: Any = None, arch: Optional[str] = None,
+           engine: Optional[str] = None, block_shape: Optional[Sequence[int]] = None, **fixed: Any) -> List[dict]:
+    """The configs (the tuners' dicts, returned as they are, in order) that fit ``arch`` (default: the
+    current CUDA device through torch). ``engine`` "vllm" or "sglang" (both run the same fused_moe_kernel)
+    or None. ``block_shape`` [n, k]: fp8 block-wise scales (the tuner's ``block_quant_shape``); vLLM's
+    launcher clamps BLOCK_SIZE_K to min(block_shape), and so does tilefit. Raises
+    ``tilefit.NothingFits`` (with the nearest fitting config) when none fits."""
+    from . import _check_engine
+    from .triton import current_arch
+    _check_engine(engine)
+    k = _grid.kernel_name(kernel)
+    a = arch if arch is not None else current_arch()
+    f = {"dtype": _dtype(k, dtype)}
+    if block_shape is not None:
+        f["block_shape"] = [int(x) for x in block_shape]
+    f.update(fixed)
+    cands = list(configs)
+    tail = _grid.fixed_tail(f)
+    texts = []
+    for i, c in enumerate(cands):
+        values, warps, stages = _grid.grid_values(c, f"config #{i}")
+        texts.append(_grid.config_text(k, values, warps, stages, tail, f"config #{i}"))
+    return _grid.prune(cands, texts, a, lambda c: ", ".join(f"{key}: {v}" for key, v in c.items()), dict)

@@ -1,0 +1,396 @@
+// The C ABI (include/tilefit/tilefit.h): a thin layer over the same libraries as the C++ API and
+// the CLI — the config reader (io), the model, the target rules and `check` (analysis), suggest,
+// and the diagnostics' sentences. Results are written as JSON here; nothing in this file decides
+// a byte or a verdict. Built into libtilefit.so with hidden visibility: only tilefit_* is exported.
+#include "tilefit/tilefit.h"
+
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/internal.hpp"
+#include "tilefit/analysis/check.hpp"
+#include "tilefit/analysis/suggest.hpp"
+#include "tilefit/device/device_source.hpp"
+#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/config_writer.hpp"
+#include "tilefit/model/evaluate.hpp"
+#include "tilefit/report/diagnostic_text.hpp"
+#include "tilefit/tilefit.hpp"
+
+struct tilefit_context {
+  std::string error_message;
+  std::string error_field;
+  std::string out;
+};
+
+struct tilefit_target {
+  tilefit::model::Limits limits;
+};
+
+namespace {
+
+using namespace tilefit;
+
+constexpr const char* kLabel = "<config>";
+
+int fail(tilefit_context* ctx, int code, std::string message, std::string field = {}) {
+  ctx->error_message = std::move(message);
+  ctx->error_field = std::move(field);
+  return code;
+}
+
+// Every entry point: clears the error, maps exceptions to codes, never lets one escape.
+template <class F>
+int guarded(tilefit_context* ctx, F&& f) {
+  if (!ctx) return TILEFIT_ERROR_INPUT;
+  ctx->error_message.clear();
+  ctx->error_field.clear();
+  try {
+    return f();
+  } catch (const InputError& e) {
+    return fail(ctx, TILEFIT_ERROR_INPUT, e.what(), e.field());
+  } catch (const DeviceError& e) {
+    return fail(ctx, TILEFIT_ERROR_DEVICE, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(ctx, TILEFIT_ERROR_INTERNAL, "internal error: out of memory");
+  } catch (const std::exception& e) {
+    return fail(ctx, TILEFIT_ERROR_INTERNAL, std::string("internal error: ") + e.what() +
+                                                 " (a bug in tilefit; please report it)");
+  } catch (...) {
+    return fail(ctx, TILEFIT_ERROR_INTERNAL, "internal error: unknown exception (a bug in tilefit; please report it)");
+  }
+}
+
+void put_str(std::string& o, std::string_view key, std::string_view v) {
+  o += '"';
+  o += key;
+  o += "\":";
+  io::append_json_string(o, v);
+  o += ',';
+}
+void put_int(std::string& o, std::string_view key, long long v) {
+  o += '"';
+  o += key;
+  o += "\":";
+  o += std::to_string(v);
+  o += ',';
+}
+void put_opt(std::string& o, std::string_view key, const std::optional<long long>& v) {
+  o += '"';
+  o += key;
+  o += "\":";
+  o += v ? std::to_string(*v) : std::string("null");
+  o += ',';
+}
+void put_bool(std::string& o, std::string_view key, bool v) {
+  o += '"';
+  o += key;
+  o += "\":";
+  o += v ? "true" : "false";
+  o += ',';
+}
+void close_object(std::string& o) {
+  if (o.back() == ',') o.back() = '}';
+  else o += '}';
+}
+
+std::optional<long long> opt(const std::optional<model::Bytes>& b) {
+  return b ? std::optional<long long>(*b) : std::nullopt;
+}
+
+// One result object: the verdict fields always; with full detail the breakdown, the kernel and
+// every diagnostic with its sentence (the C++ API's Analysis, so both bindings say the same).
+void write_result(std::string& o, const model::Result& r, int index, bool verdict) {
+  o += '{';
+  if (index >= 0) put_int(o, "index", index);
+  put_str(o, "name", r.name);
+  put_str(o, "status", model::status_name(r.status));
+  put_bool(o, "fits", r.fits);
+  put_str(o, "kernel", r.family);
+  put_str(o, "arch", model::arch_name(r.arch));
+  put_opt(o, "smem_bytes", opt(r.smem_bytes));
+  put_int(o, "stages", r.stages);
+  put_bool(o, "auto_stages", r.auto_stages);
+  put_int(o, "max_stages", r.max_stages);
+  put_opt(o, "max_stages_smem_bytes", opt(r.max_stages_smem));
+  put_int(o, "limit_bytes", r.limit_bytes);
+  put_opt(o, "headroom_bytes", opt(r.headroom_bytes));
+  put_int(o, "ctas_per_sm", r.ctas_per_sm);
+  if (!verdict) {
+    const Analysis a = api::to_analysis(r);
+    put_str(o, "kernel_description", a.kernel_description);
+    put_opt(o, "epilogue_smem_bytes", a.epilogue_smem_bytes);
+    put_opt(o, "mainloop_smem_bytes", a.mainloop_smem_bytes);
+    o += "\"breakdown\":{";
+    for (const Part& p : a.breakdown) put_int(o, p.component, p.bytes);
+    close_object(o);
+    o += ",\"diagnostics\":[";
+    for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
+      if (i) o += ',';
+      o += '{';
+      put_str(o, "code", a.diagnostics[i].code);
+      put_str(o, "severity", a.diagnostics[i].severity);
+      put_str(o, "message", a.diagnostics[i].message);
+      close_object(o);
+    }
+    o += "],";
+  }
+  close_object(o);
+}
+
+void write_error(std::string& o, const io::ConfigError& e) {
+  o += '{';
+  put_int(o, "index", e.index);
+  put_str(o, "status", "error");
+  put_str(o, "error", io::format_error(e));
+  put_str(o, "field", e.field);
+  if (!e.file.empty() && e.file != kLabel) put_str(o, "file", e.file);
+  close_object(o);
+}
+
+model::Detail detail_of(unsigned flags) {
+  return (flags & TILEFIT_VERDICT) ? model::Detail::verdict : model::Detail::full;
+}
+
+const char* nonnull(const char* s) { return s ? s : ""; }
+
+}  // namespace
+
+extern "C" {
+
+int tilefit_abi_version(void) { return TILEFIT_ABI_VERSION; }
+
+const char* tilefit_version(void) {
+  static const std::string v(tilefit::version());
+  return v.c_str();
+}
+
+tilefit_context* tilefit_context_new(void) { return new (std::nothrow) tilefit_context(); }
+void tilefit_context_free(tilefit_context* ctx) { delete ctx; }
+
+const char* tilefit_error_message(const tilefit_context* ctx) { return ctx ? ctx->error_message.c_str() : ""; }
+const char* tilefit_error_field(const tilefit_context* ctx) { return ctx ? ctx->error_field.c_str() : ""; }
+
+int tilefit_target_builtin(tilefit_context* ctx, const char* arch, tilefit_target** out) {
+  return guarded(ctx, [&] {
+    if (!out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_builtin: out is NULL");
+    *out = nullptr;
+    const model::Limits& l = api::builtin_model_limits(nonnull(arch));
+    *out = new tilefit_target{l};
+    return TILEFIT_OK;
+  });
+}
+
+int tilefit_target_device(tilefit_context* ctx, int device, tilefit_target** out) {
+  return guarded(ctx, [&] {
+    if (!out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_device: out is NULL");
+    *out = nullptr;
+    const Limits l = device_limits(device);  // throws DeviceError
+    *out = new tilefit_target{api::to_model(l)};
+    return TILEFIT_OK;
+  });
+}
+
+int tilefit_target_json(tilefit_context* ctx, const tilefit_target* target, const char** out) {
+  return guarded(ctx, [&] {
+    if (!target || !out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_json: target or out is NULL");
+    const model::Limits& l = target->limits;
+    std::string& o = ctx->out;
+    o.clear();
+    o += '{';
+    put_str(o, "arch", model::arch_name(l.sm));
+    put_int(o, "sm", l.sm);
+    put_int(o, "optin_per_block", l.optin_per_block);
+    put_int(o, "per_sm", l.per_sm);
+    put_int(o, "reserved_per_block", l.reserved_per_block);
+    put_int(o, "default_per_block", l.default_per_block);
+    put_int(o, "max_ctas_per_sm", l.max_ctas_per_sm);
+    put_int(o, "regs_per_sm", l.regs_per_sm);
+    put_int(o, "threads_per_sm", l.threads_per_sm);
+    close_object(o);
+    *out = o.c_str();
+    return TILEFIT_OK;
+  });
+}
+
+void tilefit_target_free(tilefit_target* target) { delete target; }
+
+int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* arch, unsigned flags,
+                    const char** out) {
+  return guarded(ctx, [&] {
+    if (!config_json || !out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze: config_json or out is NULL");
+    *out = nullptr;
+    const model::KernelConfig cfg = api::read_model_config(config_json, nonnull(arch));
+    const model::Result r =
+        model::evaluate(cfg, api::builtin_model_limits(model::arch_name(cfg.arch)), detail_of(flags));
+    ctx->out.clear();
+    write_result(ctx->out, r, -1, flags & TILEFIT_VERDICT);
+    *out = ctx->out.c_str();
+    return TILEFIT_OK;
+  });
+}
+
+int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json, const tilefit_target* target,
+                          unsigned flags, const char** out) {
+  return guarded(ctx, [&] {
+    if (!configs_json || !target || !out)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze_batch: configs_json, target or out is NULL");
+    *out = nullptr;
+    std::string_view text(configs_json);
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || text[first] != '[')
+      return fail(ctx, TILEFIT_ERROR_INPUT, std::string(kLabel) + ": expected a JSON array of configs");
+    io::LoadResult loaded = io::parse_configs(text, kLabel);
+    // A file-level error (not JSON, too many configs): the batch as a whole.
+    for (const io::ConfigError& e : loaded.errors)
+      if (e.index < 0) return fail(ctx, TILEFIT_ERROR_INPUT, io::format_error(e), e.field);
+    const model::Detail detail = detail_of(flags);
+    const bool compact = (flags & TILEFIT_COMPACT) && detail == model::Detail::verdict;
+    std::string& o = ctx->out;
+    o.clear();
+    o.reserve(loaded.configs.size() * (compact ? 24 : detail == model::Detail::verdict ? 260 : 1500) + 2);
+    o += '[';
+    std::size_t ci = 0, ei = 0;
+    bool any = false;
+    // Configs and errors come back in file order, each with its index: merge them.
+    while (ci < loaded.configs.size() || ei < loaded.errors.size()) {
+      const bool take_error =
+          ei < loaded.errors.size() &&
+          (ci >= loaded.configs.size() || loaded.errors[ei].index <= loaded.configs[ci].index);
+      if (any) o += ',';
+      any = true;
+      if (take_error) {
+        const int idx = loaded.errors[ei].index;
+        write_error(o, loaded.errors[ei]);
+        // Only the first error of a config is listed (its message is the CLI's first line).
+        while (ei < loaded.errors.size() && loaded.errors[ei].index == idx) ++ei;
+      } else {
+        io::LoadedConfig& lc = loaded.configs[ci++];
+        lc.config.arch = target->limits.sm;
+        const model::Result r = model::evaluate(lc.config, target->limits, detail);
+        if (compact) {
+          o += '[';
+          o += static_cast<char>('0' + static_cast<int>(r.status));
+          o += ',';
+          o += r.smem_bytes ? std::to_string(*r.smem_bytes) : "null";
+          o += ',';
+          o += std::to_string(r.stages);
+          o += ',';
+          o += std::to_string(r.max_stages);
+          o += ',';
+          o += r.max_stages_smem ? std::to_string(*r.max_stages_smem) : "null";
+          o += ']';
+        } else {
+          write_result(o, r, lc.index, detail == model::Detail::verdict);
+        }
+      }
+    }
+    o += ']';
+    *out = o.c_str();
+    return TILEFIT_OK;
+  });
+}
+
+int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char* arch, unsigned flags,
+                        const char** out) {
+  return guarded(ctx, [&] {
+    if (!paths_json || !out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_check_files: paths_json or out is NULL");
+    *out = nullptr;
+    std::vector<std::string> paths;
+    const nlohmann::json doc = nlohmann::json::parse(paths_json, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_array())
+      return fail(ctx, TILEFIT_ERROR_INPUT, "paths: expected a JSON array of file names", "paths");
+    for (const nlohmann::json& p : doc) {
+      if (!p.is_string()) return fail(ctx, TILEFIT_ERROR_INPUT, "paths: expected a JSON array of file names", "paths");
+      paths.push_back(p.get<std::string>());
+    }
+    analysis::TargetRequest request;
+    if (arch && *arch) {
+      request.mode = analysis::TargetRequest::Mode::arch;
+      request.archs = {api::builtin_model_limits(arch).sm};
+    } else {
+      request.mode = analysis::TargetRequest::Mode::builtin;
+    }
+    const analysis::CheckRun run = analysis::check_files(paths, request, device::system_devices(), detail_of(flags));
+    std::string& o = ctx->out;
+    o.clear();
+    o += "{\"results\":[";
+    for (std::size_t k = 0; k < run.entries.size(); ++k) {
+      if (k) o += ',';
+      const analysis::Entry& e = run.entries[k];
+      std::string one;
+      write_result(one, e.result, e.index, flags & TILEFIT_VERDICT);
+      // The file each result came from, first.
+      o += "{\"file\":";
+      io::append_json_string(o, e.file);
+      o += ',';
+      o.append(one, 1, std::string::npos);
+    }
+    o += "],\"errors\":[";
+    for (std::size_t k = 0; k < run.problems.size(); ++k) {
+      if (k) o += ',';
+      const io::ConfigError& w = run.problems[k].where;
+      o += '{';
+      put_str(o, "message", analysis::problem_text(run.problems[k]));
+      put_str(o, "field", w.field);
+      put_str(o, "file", w.file);
+      put_int(o, "index", w.index);
+      close_object(o);
+    }
+    o += "]}";
+    *out = o.c_str();
+    if (!run.problems.empty())
+      return fail(ctx, run.problems.front().kind == analysis::Problem::Kind::device ? TILEFIT_ERROR_DEVICE
+                                                                                    : TILEFIT_ERROR_INPUT,
+                  analysis::problem_text(run.problems.front()), run.problems.front().where.field);
+    return TILEFIT_OK;
+  });
+}
+
+int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit_target* target,
+                    int max_suggestions, const char** out) {
+  return guarded(ctx, [&] {
+    if (!config_json || !target || !out)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_suggest: config_json, target or out is NULL");
+    *out = nullptr;
+    model::KernelConfig cfg = api::read_model_config(config_json, model::arch_name(target->limits.sm));
+    const model::Result original = model::evaluate(cfg, target->limits);
+    std::string& o = ctx->out;
+    o.clear();
+    o += '[';
+    if (analysis::wants_suggestions(original)) {
+      const auto found = analysis::suggest(cfg, target->limits, original,
+                                           static_cast<std::size_t>(max_suggestions > 0 ? max_suggestions : 5));
+      for (std::size_t k = 0; k < found.size(); ++k) {
+        if (k) o += ',';
+        const analysis::Suggestion& s = found[k];
+        o += '{';
+        put_int(o, "distance", s.distance);
+        put_int(o, "saved_bytes", s.saved_bytes);
+        o += "\"changes\":[";
+        for (std::size_t c = 0; c < s.changes.size(); ++c) {
+          if (c) o += ',';
+          o += '{';
+          put_str(o, "field", s.changes[c].field);
+          put_str(o, "from", s.changes[c].from);
+          put_str(o, "to", s.changes[c].to);
+          close_object(o);
+        }
+        o += "],\"config\":";
+        o += io::config_json(s.config);
+        o += ",\"result\":";
+        write_result(o, s.result, -1, true);
+        o += '}';
+      }
+    }
+    o += ']';
+    *out = o.c_str();
+    return TILEFIT_OK;
+  });
+}
+
+}  // extern "C"

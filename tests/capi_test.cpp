@@ -1,0 +1,131 @@
+// The C ABI (include/tilefit/tilefit.h, libtilefit.so): codes, messages and fields, the JSON out,
+// the batch call's order with bad configs among good ones, files, suggestions, NULL arguments.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tilefit/tilefit.h"
+#include "tilefit/tilefit.hpp"
+
+namespace {
+
+constexpr const char* kFinalize =
+    R"({"arch": "sm_120", "dtype": "nvfp4", "grouped": true, "epilogue": "finalize", "tile": "CtaShape128x256x64B"})";
+
+struct Ctx {
+  tilefit_context* p = tilefit_context_new();
+  ~Ctx() { tilefit_context_free(p); }
+};
+
+TEST(CApi, VersionsAgree) {
+  EXPECT_EQ(tilefit_abi_version(), TILEFIT_ABI_VERSION);
+  EXPECT_EQ(std::string(tilefit_version()), std::string(tilefit::version()));
+}
+
+TEST(CApi, TheFinalizeAnswerAsJson) {
+  Ctx ctx;
+  const char* out = nullptr;
+  ASSERT_EQ(tilefit_analyze(ctx.p, kFinalize, nullptr, 0, &out), TILEFIT_OK);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["status"], "does_not_fit");
+  EXPECT_EQ(j["fits"], false);
+  EXPECT_EQ(j["smem_bytes"], 102400);
+  EXPECT_EQ(j["stages"], 3);
+  EXPECT_EQ(j["max_stages"], 2);
+  EXPECT_EQ(j["limit_bytes"], 101376);
+  long long sum = 0;
+  for (const auto& [k, v] : j["breakdown"].items()) sum += v.get<long long>();
+  EXPECT_EQ(sum, 102400);
+  EXPECT_EQ(j["diagnostics"][0]["severity"], "error");
+  // The same numbers as the C++ API, and the verdict flag leaves out the explanations.
+  const tilefit::Analysis a = tilefit::analyze(kFinalize);
+  EXPECT_EQ(j["diagnostics"][0]["message"], a.diagnostics.front().message);
+  ASSERT_EQ(tilefit_analyze(ctx.p, kFinalize, "sm_120", TILEFIT_VERDICT, &out), TILEFIT_OK);
+  const auto v = nlohmann::json::parse(out);
+  EXPECT_EQ(v["smem_bytes"], 102400);
+  EXPECT_FALSE(v.contains("diagnostics"));
+  EXPECT_STREQ(tilefit_error_message(ctx.p), "");
+}
+
+TEST(CApi, ErrorsAreACodeTheCliLineAndTheField) {
+  Ctx ctx;
+  const char* out = nullptr;
+  EXPECT_EQ(tilefit_analyze(ctx.p, R"({"arch": "sm_120", "dtype": "nvfp4", "tile": [128, 0, 128]})", nullptr, 0, &out),
+            TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_message(ctx.p),
+               R"(<config>: config #0: field "tile": 0 is not a valid tile extent; allowed: integers 1..65536 (or "MxNxK"))");
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "tile");
+  EXPECT_EQ(out, nullptr);
+  EXPECT_EQ(tilefit_analyze(ctx.p, R"({"tile": [128, 128, 64]})", "sm_42", 0, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "arch");
+  EXPECT_EQ(tilefit_analyze(ctx.p, "{not json", nullptr, 0, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_EQ(std::string(tilefit_error_message(ctx.p)).rfind("<config>: not JSON", 0), 0u) << tilefit_error_message(ctx.p);
+  EXPECT_EQ(tilefit_analyze(ctx.p, nullptr, nullptr, 0, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_EQ(tilefit_analyze(nullptr, kFinalize, nullptr, 0, &out), TILEFIT_ERROR_INPUT);
+  tilefit_target* t = nullptr;
+  EXPECT_EQ(tilefit_target_builtin(ctx.p, "sm_1000", &t), TILEFIT_ERROR_INPUT);
+  EXPECT_EQ(t, nullptr);
+  EXPECT_EQ(tilefit_target_device(ctx.p, -1, &t), TILEFIT_ERROR_DEVICE);
+  EXPECT_STRNE(tilefit_error_message(ctx.p), "");
+}
+
+TEST(CApi, TheBatchKeepsTheOrderWithErrorsInPlace) {
+  Ctx ctx;
+  tilefit_target* t = nullptr;
+  ASSERT_EQ(tilefit_target_builtin(ctx.p, "sm_120", &t), TILEFIT_OK);
+  const char* out = nullptr;
+  ASSERT_EQ(tilefit_target_json(ctx.p, t, &out), TILEFIT_OK);
+  EXPECT_EQ(nlohmann::json::parse(out)["optin_per_block"], 101376);
+  const std::string batch = std::string("[") + kFinalize + R"(, {"tile": [128, 0, 128], "dtype": "nvfp4"},
+      {"tile": [128, 128, 128], "dtype": "nvfp5"}, {"kernel": "triton_matmul", "tile": [64, 64, 64], "dtype": "f16"}])";
+  ASSERT_EQ(tilefit_analyze_batch(ctx.p, batch.c_str(), t, 0, &out), TILEFIT_OK);
+  const auto j = nlohmann::json::parse(out);
+  ASSERT_EQ(j.size(), 4u);
+  EXPECT_EQ(j[0]["smem_bytes"], 102400);
+  EXPECT_EQ(j[1]["status"], "error");
+  EXPECT_EQ(j[1]["field"], "tile");
+  EXPECT_EQ(j[2]["index"], 2);
+  EXPECT_EQ(j[2]["field"], "dtype");
+  EXPECT_EQ(j[3]["status"], "fits");
+  EXPECT_EQ(j[3]["arch"], "sm_120");
+  ASSERT_EQ(tilefit_analyze_batch(ctx.p, batch.c_str(), t, TILEFIT_VERDICT | TILEFIT_COMPACT, &out), TILEFIT_OK);
+  const auto c = nlohmann::json::parse(out);
+  EXPECT_EQ(c[0], nlohmann::json::parse("[1,102400,3,2,74752]"));
+  EXPECT_EQ(c[3][0], 0);
+  EXPECT_EQ(tilefit_analyze_batch(ctx.p, kFinalize, t, 0, &out), TILEFIT_ERROR_INPUT);  // not an array
+  EXPECT_EQ(tilefit_analyze_batch(ctx.p, "[1, 2", t, 0, &out), TILEFIT_ERROR_INPUT);
+  ASSERT_EQ(tilefit_analyze_batch(ctx.p, "[]", t, 0, &out), TILEFIT_OK);
+  EXPECT_STREQ(out, "[]");
+  tilefit_target_free(t);
+}
+
+TEST(CApi, FilesAndSuggestions) {
+  Ctx ctx;
+  const char* out = nullptr;
+  const std::string paths = std::string(R"([")") + TILEFIT_SOURCE_DIR + R"(/configs/triton_kernels.json"])";
+  ASSERT_EQ(tilefit_check_files(ctx.p, paths.c_str(), nullptr, 0, &out), TILEFIT_OK) << tilefit_error_message(ctx.p);
+  auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["results"][0]["name"], "moe_fp8_default_gb10");
+  EXPECT_EQ(j["results"][0]["smem_bytes"], 147456);
+  EXPECT_TRUE(j["errors"].empty());
+  ASSERT_EQ(tilefit_check_files(ctx.p, R"(["/no/such/file.json"])", "sm_90", 0, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_NE(std::string(tilefit_error_message(ctx.p)).find("/no/such/file.json"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(out)["errors"].size(), 1u);
+  EXPECT_EQ(tilefit_check_files(ctx.p, R"({"a": 1})", nullptr, 0, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "paths");
+
+  tilefit_target* t = nullptr;
+  ASSERT_EQ(tilefit_target_builtin(ctx.p, "sm_120", &t), TILEFIT_OK);
+  ASSERT_EQ(tilefit_suggest(ctx.p, kFinalize, t, 3, &out), TILEFIT_OK);
+  j = nlohmann::json::parse(out);
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j[0]["changes"][0]["field"], "stages");
+  EXPECT_EQ(j[0]["result"]["fits"], true);
+  ASSERT_EQ(tilefit_analyze(ctx.p, j[0]["config"].dump().c_str(), nullptr, 0, &out), TILEFIT_OK);
+  EXPECT_EQ(nlohmann::json::parse(out)["fits"], true);
+  tilefit_target_free(t);
+}
+
+}  // namespace
