@@ -251,6 +251,25 @@ std::string top_kind_phrase(const Value& v) {
   }
 }
 
+/// The config's member `field` is an array of alternatives where a config takes one value (a
+/// sweep file's `"stages": [2, 3]` or `"tile": [[128,128,64], [64,64,64]]`, given to check): with
+/// its first element in its place, the field reads.
+bool holds_alternatives(const Value& config, const std::string& field) {
+  if (config.kind != Value::Kind::Object) return false;
+  for (std::size_t i = 0; i < config.keys.size(); ++i) {
+    if (config.keys[i] != field || config.items[i].kind != Value::Kind::Array || config.items[i].items.empty())
+      continue;
+    Value first = config;
+    Value one = config.items[i].items.front();
+    first.items[i] = std::move(one);
+    const detail::DecodedConfig dc = detail::decode_config(first, 0, false, false);
+    for (const detail::FieldError& e : dc.errors)
+      if (e.field == field) return false;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string format_error(const ConfigError& e) {
@@ -365,8 +384,11 @@ LoadResult parse_configs(std::string_view text, const std::string& file_label) {
           r.configs.push_back({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given});
           return true;
         }
-        for (detail::FieldError& e : dc.errors)
+        for (detail::FieldError& e : dc.errors) {
+          if (holds_alternatives(v, e.field))
+            e.message += "; an array of alternatives makes a sweep space: run `tilefit sweep` on this file";
           errors.error({file_label, static_cast<int>(index), dc.name, std::move(e.field), std::move(e.message)});
+        }
         return false;
       });
   if (d.fatal) r.configs.clear();

@@ -20,14 +20,24 @@ std::string line_of(std::size_t rank, const analysis::Suggestion& s) {
 
 /// How many configs wanted suggestions and how many got none.
 std::string tally_line(const SuggestRun& run) {
-  std::size_t wanted = 0, none = 0;
+  std::size_t wanted = 0, none = 0, invalid = 0;
   for (std::size_t i = 0; i < run.check.entries.size(); ++i) {
-    if (!analysis::wants_suggestions(run.check.entries[i].result)) continue;
+    if (!analysis::wants_suggestions(run.check.entries[i].result)) {
+      if (run.check.entries[i].result.status == model::Status::Invalid) ++invalid;
+      continue;
+    }
     ++wanted;
     if (run.suggestions[i].empty()) ++none;
   }
-  return fmt::format("{} config{} to fix, {} with no alternative that fits\n", wanted,
-                     wanted == 1 ? "" : "s", none);
+  std::string out = fmt::format("{} config{} to fix, {} with no alternative that fits", wanted,
+                                wanted == 1 ? "" : "s", none);
+  // Invalid configs have no kernel to shrink: say so rather than "0 configs to fix" alone.
+  if (invalid > 0)
+    out += fmt::format("; {} invalid config{} (no kernel is built for {}: see the reason under {}) "
+                       "{} nothing to suggest",
+                       invalid, invalid == 1 ? "" : "s", invalid == 1 ? "it" : "them",
+                       invalid == 1 ? "it" : "each", invalid == 1 ? "has" : "have");
+  return out + "\n";
 }
 
 }  // namespace
