@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include "cli/cli_context.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +25,32 @@ std::string read_file(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+CliRun run_in_process(const std::vector<std::string>& args, bool stdout_terminal) {
+  std::vector<const char*> argv{"tilefit"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::FILE* out = std::tmpfile();
+  std::FILE* err = std::tmpfile();
+  char cwd[4096];
+  const bool have_cwd = getcwd(cwd, sizeof cwd) != nullptr;
+  [[maybe_unused]] const int cd = chdir(TILEFIT_SOURCE_DIR);
+  cli::Output output(out);
+  output.set_terminal(stdout_terminal);
+  CliRun r;
+  r.exit_code = cli::run(static_cast<int>(argv.size()), argv.data(), output, err);
+  if (have_cwd) [[maybe_unused]] const int back = chdir(cwd);
+  auto slurp = [](std::FILE* f) {
+    std::string text;
+    std::rewind(f);
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) text.append(buf, n);
+    std::fclose(f);
+    return text;
+  };
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
 }
 
 CliRun run_cli(const std::string& args, const std::string& env, const std::string& stdin_text) {

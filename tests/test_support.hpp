@@ -31,6 +31,10 @@ struct CliRun {
 CliRun run_cli(const std::string& args, const std::string& env = "",
                const std::string& stdin_text = "");
 
+/// Runs `tilefit <args>` in this process (cli::run), from the source directory, stdout and stderr
+/// captured; `stdout_terminal`: what the CLI is told about stdout (the terminal's budget bars).
+CliRun run_in_process(const std::vector<std::string>& args, bool stdout_terminal = false);
+
 /// Whole contents of a file; empty when unreadable.
 std::string read_file(const std::string& path);
 

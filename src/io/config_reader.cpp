@@ -1,6 +1,7 @@
 #include "tilefit/io/config_reader.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 #include <variant>
 
@@ -372,16 +373,17 @@ Document parse_document(std::string_view text, const std::string& file_label,
 
 }  // namespace detail
 
-LoadResult parse_configs(std::string_view text, const std::string& file_label) {
-  LoadResult r;
-  detail::Document d = detail::parse_document(
-      text, file_label,
-      [&](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
+namespace {
+
+/// The handler that decodes each element of a configs array into a LoadedConfig for `keep`.
+detail::ConfigHandler decoding_handler(const std::string& file_label,
+                                       const std::function<void(LoadedConfig&&)>& keep) {
+  return [&file_label, &keep](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
         if (v.kind == Value::Kind::String && !detail::read_kernel_name(v, file_label, index, errors))
           return false;
         detail::DecodedConfig dc = detail::decode_config(v, index, too_large, errors.listing());
         if (dc.config) {
-          r.configs.push_back({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given});
+          keep({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given});
           return true;
         }
         for (detail::FieldError& e : dc.errors) {
@@ -390,11 +392,52 @@ LoadResult parse_configs(std::string_view text, const std::string& file_label) {
           errors.error({file_label, static_cast<int>(index), dc.name, std::move(e.field), std::move(e.message)});
         }
         return false;
-      });
+      };
+}
+
+/// What a first, cheap pass over a file says about it as a whole: whether the document can be
+/// unreadable as a whole (a syntax error, too deep, too many configs, a scalar, a second or
+/// non-array "configs") — then configs must not be handed out before the end.
+class WholeFileProbe final : public detail::StreamSink {
+ public:
+  void on_config(std::size_t, Value&&, bool) override {}
+  void on_top_field(const std::string& key, Value&& v, bool duplicate) override {
+    if (key == "configs" && (duplicate || v.kind != Value::Kind::Array)) risky = true;
+  }
+  bool risky = false;
+};
+
+}  // namespace
+
+LoadResult parse_configs(std::string_view text, const std::string& file_label) {
+  LoadResult r;
+  const std::function<void(LoadedConfig&&)> keep = [&r](LoadedConfig&& c) { r.configs.push_back(std::move(c)); };
+  detail::Document d = detail::parse_document(text, file_label, decoding_handler(file_label, keep));
   if (d.fatal) r.configs.clear();
   if (d.tuned_table) r.configs = std::move(d.tuned);
   r.errors = std::move(d.errors);
   return r;
+}
+
+std::vector<ConfigError> stream_configs(std::string_view text, const std::string& file_label,
+                                        const std::function<void(LoadedConfig&&)>& each) {
+  // Pass 1 (the parser alone, one config's tree at a time): could the file fail as a whole?
+  bool whole = !detail::check_text(text).has_value();
+  if (whole) {
+    WholeFileProbe probe;
+    const detail::StreamOutcome out = detail::stream_configs(detail::strip_utf8_bom(text), probe);
+    whole = out.failure == detail::StreamOutcome::Failure::None &&
+            out.top != detail::StreamOutcome::Top::Scalar && !probe.risky;
+  }
+  if (!whole) {  // read it all first: what was handled is dropped if the file fails
+    LoadResult r = parse_configs(text, file_label);
+    for (LoadedConfig& c : r.configs) each(std::move(c));
+    return std::move(r.errors);
+  }
+  // Pass 2: each config handed on as soon as it is decoded.
+  detail::Document d = detail::parse_document(text, file_label, decoding_handler(file_label, each));
+  for (LoadedConfig& c : d.tuned) each(std::move(c));
+  return std::move(d.errors);
 }
 
 
@@ -406,6 +449,15 @@ LoadResult configs_from_names(const std::vector<std::string>& names) {
     append_json_string(doc, names[i]);
   }
   return parse_configs(doc + "]", "--name");
+}
+
+std::vector<ConfigError> stream_config_file(const std::string& path,
+                                            const std::function<void(LoadedConfig&&)>& each) {
+  const std::string label = path == "-" ? "<stdin>" : detail::printable(path);
+  auto input = detail::read_input(path);
+  if (auto* failure = std::get_if<detail::ReadFailure>(&input))
+    return {{label, -1, "", "", std::move(failure->message)}};
+  return stream_configs(std::get<std::string>(input), label, each);
 }
 
 LoadResult read_config_file(const std::string& path) {

@@ -51,9 +51,10 @@ struct Tally {
 };
 Tally tally(const CheckRun& run);
 
-/// Receives a streamed check's results and problems as they come, in input order: file by file,
-/// a file's input problems before its results (and each config on every architecture of a
-/// several-arch request before the next config).
+/// Receives a streamed check's results and problems as they come, in input order: file by file;
+/// within a file (CheckStream::add_file) its results and their problems as the configs are read,
+/// then the reader's errors of that file; each config on every architecture of a several-arch
+/// request before the next config.
 class CheckSink {
  public:
   virtual ~CheckSink() = default;
@@ -75,7 +76,8 @@ class CheckStream {
   const CheckRun& head() const { return head_; }
   /// Analyses the configs of one file (or of --name) and reports its errors.
   void add(io::LoadResult&& loaded, CheckSink& sink);
-  /// Reads `path` (io::read_config_file) and adds it.
+  /// Reads `path` and analyses each config as soon as it is read (io::stream_config_file), then
+  /// reports the file's errors.
   void add_file(const std::string& path, CheckSink& sink);
   /// Ends the run: a GPU that was required and could not be asked is one device problem.
   /// Returns the counts of everything reported.

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,5 +77,17 @@ LoadResult configs_from_names(const std::vector<std::string>& names);
 /// Reads and parses `path` ("-" = standard input, labelled "<stdin>"). Missing, unreadable,
 /// directory and oversized files give one file-level error.
 LoadResult read_config_file(const std::string& path);
+
+/// parse_configs that hands each config to `each` as soon as it is read instead of holding them
+/// (memory: one config, whatever the file's size) and returns the errors. A first pass of the
+/// parser alone makes sure the file cannot fail as a whole once configs were handed out; a file
+/// that might (a syntax error, too deep, too many configs, ...) and a tuned table are read whole
+/// first, exactly as parse_configs reads them. The configs and errors are parse_configs's.
+std::vector<ConfigError> stream_configs(std::string_view text, const std::string& file_label,
+                                        const std::function<void(LoadedConfig&&)>& each);
+
+/// The same for a file (read_config_file's rules for `path`).
+std::vector<ConfigError> stream_config_file(const std::string& path,
+                                            const std::function<void(LoadedConfig&&)>& each);
 
 }  // namespace tilefit::io
