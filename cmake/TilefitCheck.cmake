@@ -13,20 +13,44 @@
 #     tilefit: 1 of 6 configs in moe_finalize.json cannot run:
 #       finalize_128x256x128 (sm_120): 102400 B > 101376 B, over by 1024 B: the builder picks 3 ...
 #
+# The files are configure dependencies: editing one makes the next `cmake --build` configure
+# again, and so check again. A file with no configs at all ({"configs": []}) is an error
+# ("no configs in FILE"): a check of nothing is no check.
+#
 # Inside a project that builds tilefit itself (add_subdirectory, FetchContent) the tool does not
-# exist yet while CMake configures: the same check then runs at build time, as a target that every
-# build runs (tilefit_check_<n>), and fails the build instead.
+# exist yet while CMake configures: the same check then runs at build time, as a custom command
+# of the target tilefit_check_<n> (part of `all`) that depends on the tool and on the files — it
+# runs again whenever one of them changes — and fails the build instead.
 
-function(_tilefit_check_report rc out err what)
-  if(rc EQUAL 0)
-    string(JSON n LENGTH "${out}" results)
-    message(STATUS "tilefit: all ${n} configs fit (${what})")
-    return()
-  endif()
-  if(NOT rc EQUAL 1)
+function(_tilefit_check_report rc out err what files names)
+  if(NOT rc EQUAL 0 AND NOT rc EQUAL 1)
     message(FATAL_ERROR "tilefit check failed (exit ${rc}) on ${what}:\n${err}")
   endif()
   string(JSON n LENGTH "${out}" results)
+  # Every file must hold at least one config (results name their file as given: absolute).
+  set(seen "")
+  if(n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON f GET "${out}" results ${i} file)
+      list(APPEND seen "${f}")
+    endforeach()
+  endif()
+  set(empty "")
+  foreach(f name IN ZIP_LISTS files names)
+    list(FIND seen "${f}" at)
+    if(at EQUAL -1)
+      list(APPEND empty "${name}")
+    endif()
+  endforeach()
+  if(empty)
+    string(REPLACE ";" ", " empty "${empty}")
+    message(FATAL_ERROR "tilefit: no configs in ${empty} (a config file must list at least one)")
+  endif()
+  if(rc EQUAL 0)
+    message(STATUS "tilefit: all ${n} configs fit (${what})")
+    return()
+  endif()
   set(lines "")
   set(bad 0)
   math(EXPR last "${n} - 1")
@@ -68,15 +92,23 @@ function(_tilefit_check_report rc out err what)
   message(FATAL_ERROR "tilefit: ${bad} of ${n} configs in ${what} cannot run:\n${lines}")
 endfunction()
 
-function(_tilefit_check_run exe files target_args what)
+function(_tilefit_check_run exe files names target_args what)
   execute_process(COMMAND ${exe} check ${files} ${target_args} --format json
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  _tilefit_check_report("${rc}" "${out}" "${err}" "${what}")
+  _tilefit_check_report("${rc}" "${out}" "${err}" "${what}" "${files}" "${names}")
 endfunction()
 
-# Script mode: the build-time check (cmake -DTILEFIT_EXECUTABLE=... -DFILES=... -DTARGET_ARGS=... -P).
+# Script mode: the build-time check (cmake -DTILEFIT_EXECUTABLE=... -DFILES=... -DNAMES=...
+# -DTARGET_ARGS=... -DSTAMP=... -P); STAMP is touched when every config fits.
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED FILES)
-  _tilefit_check_run("${TILEFIT_EXECUTABLE}" "${FILES}" "${TARGET_ARGS}" "${WHAT}")
+  # Lists travel '|'-separated: a custom command's arguments cannot hold a ';'.
+  string(REPLACE "|" ";" FILES "${FILES}")
+  string(REPLACE "|" ";" NAMES "${NAMES}")
+  string(REPLACE "|" ";" TARGET_ARGS "${TARGET_ARGS}")
+  _tilefit_check_run("${TILEFIT_EXECUTABLE}" "${FILES}" "${NAMES}" "${TARGET_ARGS}" "${WHAT}")
+  if(STAMP)
+    file(TOUCH "${STAMP}")
+  endif()
   return()
 endif()
 
@@ -107,7 +139,9 @@ function(tilefit_check_configs)
   string(REPLACE ";" ", " what "${TFC_FILES}")
 
   if(TILEFIT_EXECUTABLE AND EXISTS "${TILEFIT_EXECUTABLE}")
-    _tilefit_check_run("${TILEFIT_EXECUTABLE}" "${files}" "${target_args}" "${what}")
+    # Edit a file and the next build configures, and checks, again.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${files})
+    _tilefit_check_run("${TILEFIT_EXECUTABLE}" "${files}" "${TFC_FILES}" "${target_args}" "${what}")
   elseif(TILEFIT_TOOL_TARGET AND TARGET ${TILEFIT_TOOL_TARGET})
     get_property(n GLOBAL PROPERTY TILEFIT_CHECK_COUNT)
     if(NOT n)
@@ -115,13 +149,22 @@ function(tilefit_check_configs)
     endif()
     math(EXPR n "${n} + 1")
     set_property(GLOBAL PROPERTY TILEFIT_CHECK_COUNT ${n})
-    add_custom_target(tilefit_check_${n} ALL
+    # A stamp that the check touches when every config fits: the command runs again when the
+    # tool or one of the files changes (and after a failure, which leaves no stamp).
+    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/tilefit_check_${n}.stamp")
+    string(REPLACE ";" "|" files_arg "${files}")
+    string(REPLACE ";" "|" names_arg "${TFC_FILES}")
+    string(REPLACE ";" "|" target_arg "${target_args}")
+    add_custom_command(OUTPUT "${stamp}"
+      COMMAND ${CMAKE_COMMAND} -E rm -f "${stamp}"
       COMMAND ${CMAKE_COMMAND} -DTILEFIT_EXECUTABLE=$<TARGET_FILE:${TILEFIT_TOOL_TARGET}>
-              "-DFILES=${files}" "-DTARGET_ARGS=${target_args}" "-DWHAT=${what}"
+              "-DFILES=${files_arg}" "-DNAMES=${names_arg}" "-DTARGET_ARGS=${target_arg}"
+              "-DWHAT=${what}" "-DSTAMP=${stamp}"
               -P ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
-      DEPENDS ${TILEFIT_TOOL_TARGET} ${files}
+      DEPENDS ${TILEFIT_TOOL_TARGET} ${files} ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
       COMMENT "tilefit check ${what}"
       VERBATIM)
+    add_custom_target(tilefit_check_${n} ALL DEPENDS "${stamp}")
     message(STATUS "tilefit: ${what} will be checked when this project builds (target tilefit_check_${n}): "
                    "the tool is built by this project")
   else()

@@ -8,6 +8,8 @@
 #      tilefit-c.pc (c++ -std=c++17 / -std=c++20, cc -std=c99).
 #   3. the Python package from the install (PYTHONPATH=P/lib/python3/site-packages).
 #   4. add_subdirectory (as FetchContent does): the check runs at build time and fails the build.
+# Both ways: editing a checked file so that a config no longer fits makes the next
+# `cmake --build` check again and fail; a file with no configs is an error that names it.
 # Usage: scripts/consumer.sh [tilefit build dir] [--no-subdirectory]
 # Run by CTest (test `package_consumer`) and so by scripts/test.sh.
 set -euo pipefail
@@ -33,6 +35,10 @@ expect() {
   fi
 }
 contains() { grep -qF -- "$1" "$work/out" || { cat "$work/out" >&2; fail "output lacks: $1"; }; }
+# The same across the line breaks CMake puts into long messages.
+contains_flat() {
+  tr '\n' ' ' <"$work/out" | tr -s ' ' | grep -qF -- "$1" || { cat "$work/out" >&2; fail "output lacks: $1"; }
+}
 
 echo "== install to $work/prefix"
 expect 0 cmake --install "$build" --prefix "$work/prefix"
@@ -101,6 +107,21 @@ expect 1 cmake -S "$consumer" -B "$work/pkg-bad" -DCMAKE_PREFIX_PATH="$work/pref
 contains "tilefit: 1 of 2 configs in finalize.json cannot run:"
 contains "moe_128x256 (sm_120): 102400 B > 101376 B, over by 1024 B: the builder picks 3 stages"
 
+echo "== find_package(tilefit): editing a checked file re-runs the check at the next build"
+cp "$consumer/ok.json" "$work/edited.json"
+expect 0 cmake -S "$consumer" -B "$work/pkg-edit" -DCMAKE_PREFIX_PATH="$work/prefix" -DCONSUMER_CONFIGS="$work/edited.json"
+contains_flat "tilefit: all 2 configs fit ($work/edited.json)"
+expect 0 cmake --build "$work/pkg-edit"
+cp "$consumer/finalize.json" "$work/edited.json"
+expect fail cmake --build "$work/pkg-edit"
+contains_flat "tilefit: 1 of 2 configs in $work/edited.json cannot run:"
+contains "moe_128x256 (sm_120): 102400 B > 101376 B, over by 1024 B"
+
+echo "== find_package(tilefit): a file with no configs stops configuration and is named"
+echo '{"configs": []}' > "$work/empty.json"
+expect 1 cmake -S "$consumer" -B "$work/pkg-empty" -DCMAKE_PREFIX_PATH="$work/prefix" -DCONSUMER_CONFIGS="$work/empty.json"
+contains_flat "tilefit: no configs in $work/empty.json"
+
 echo "== pkg-config"
 if command -v pkg-config >/dev/null; then
   expect 0 env PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --modversion tilefit
@@ -144,5 +165,19 @@ if [ "$subdirectory" = 1 ]; then
   contains '"smem_bytes":102400,"stages":3,"auto_stages":true,"max_stages":2' 
   expect fail cmake --build "$work/sub" --target tilefit_check_1
   contains "moe_128x256 (sm_120): 102400 B > 101376 B, over by 1024 B"
+  echo "== add_subdirectory(tilefit): editing a checked file re-runs the build-time check"
+  cp "$consumer/ok.json" "$work/sub-edited.json"
+  # Two files: the list survives the custom command.
+  expect 0 cmake -S "$consumer" -B "$work/sub" "-DCONSUMER_CONFIGS=$consumer/ok.json;$work/sub-edited.json"
+  expect 0 cmake --build "$work/sub" --target tilefit_check_1
+  contains_flat "tilefit: all 4 configs fit ($consumer/ok.json, $work/sub-edited.json)"
+  expect 0 cmake --build "$work/sub" --target tilefit_check_1
+  grep -qF "configs fit" "$work/out" && fail "the check ran again with nothing changed"
+  cp "$consumer/finalize.json" "$work/sub-edited.json"
+  expect fail cmake --build "$work/sub" --target tilefit_check_1
+  contains "moe_128x256 (sm_120): 102400 B > 101376 B, over by 1024 B"
+  echo '{"configs": []}' > "$work/sub-edited.json"
+  expect fail cmake --build "$work/sub" --target tilefit_check_1
+  contains_flat "tilefit: no configs in $work/sub-edited.json"
 fi
 echo "consumer: all passed"

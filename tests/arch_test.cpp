@@ -1,6 +1,7 @@
-// The built-in architecture table, arch spellings and CTAs/SM.
+// The built-in architecture table, arch spellings, CTAs/SM and cluster sizes.
 #include <gtest/gtest.h>
 
+#include "model_test_util.hpp"
 #include "tilefit/model/arch.hpp"
 
 namespace tilefit::model {
@@ -62,6 +63,78 @@ TEST(Arch, CtasPerSmFromSharedMemory) {
   const Limits& sm90 = find_arch(90)->limits;
   EXPECT_EQ(ctas_per_sm(230400, sm90), 1);
   EXPECT_EQ(ctas_per_sm(115712, sm90), 2);          // 2 x 116736 = 233472
+}
+
+// ---- clusters as a whole (issue 18, item 7) --------------------------------------------------
+
+TEST(ArchClusters, TableSizes) {
+  for (int sm : {70, 75, 80, 86, 89}) {
+    EXPECT_EQ(cluster_limits(sm).portable, 1) << sm;
+    EXPECT_EQ(cluster_limits(sm).non_portable, 1) << sm;
+  }
+  for (int sm : {90, 100, 103}) {
+    EXPECT_EQ(cluster_limits(sm).portable, 8) << sm;
+    EXPECT_EQ(cluster_limits(sm).non_portable, 16) << sm;
+  }
+  for (int sm : {110, 120, 121}) {
+    EXPECT_EQ(cluster_limits(sm).portable, 8) << sm;
+    EXPECT_EQ(cluster_limits(sm).non_portable, 8) << sm;
+  }
+  EXPECT_EQ(cluster_limits(1000).non_portable, 1);  // unknown: no clusters
+}
+
+KernelConfig clustered(const char* family, int arch, std::array<int, 3> cluster) {
+  KernelConfig c = test::make_config(family, arch, 128, 128, 64, "bf16");
+  c.cluster = cluster;
+  return c;
+}
+
+TEST(ArchClusters, BeyondTheNonPortableMaximumIsInvalid) {
+  // 4096 CTAs on sm_100 and 64 on sm_90 used to "fit".
+  for (const KernelConfig& c : {clustered("sm100_umma", 100, {16, 16, 16}),
+                                clustered("sm90_tma_ws", 90, {8, 8, 1}),
+                                clustered("sm90_tma_ws", 90, {16, 2, 1})}) {
+    const Result r = test::eval(c);
+    EXPECT_EQ(r.status, Status::Invalid) << c.family;
+    EXPECT_TRUE(test::has(r, Code::cluster_too_large)) << c.family;
+    EXPECT_EQ(evaluate(c, find_arch(c.arch)->limits, Detail::verdict).status, Status::Invalid);
+    // The kernel compiles (the launch fails): its SharedStorage keeps its size.
+    EXPECT_TRUE(r.smem_bytes.has_value()) << c.family;
+  }
+  const Result r = test::eval(clustered("sm100_umma", 100, {16, 16, 16}));
+  bool said = false;
+  for (const std::string& n : test::notes(r))
+    said = said || n.find("a cluster of 4096 CTAs: sm_100 launches at most 16") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(ArchClusters, BeyondThePortableSizeWarns) {
+  KernelConfig one = clustered("sm90_tma_ws", 90, {1, 1, 1});
+  for (std::array<int, 3> cl : {std::array<int, 3>{4, 4, 1}, std::array<int, 3>{2, 2, 4}}) {
+    KernelConfig c = one;
+    c.cluster = cl;
+    const Result r = test::eval(c), base = test::eval(one);
+    EXPECT_EQ(r.status, base.status);
+    EXPECT_EQ(r.smem_bytes, base.smem_bytes);
+    ASSERT_TRUE(test::has(r, Code::cluster_non_portable));
+    for (const Diagnostic& d : r.diagnostics)
+      if (d.code == Code::cluster_non_portable) EXPECT_EQ(d.severity, Severity::warning);
+  }
+  // 8 CTAs is portable: no warning.
+  KernelConfig eight = one;
+  eight.cluster = {2, 4, 1};
+  EXPECT_FALSE(test::has(test::eval(eight), Code::cluster_non_portable));
+  EXPECT_FALSE(test::has(test::eval(eight), Code::cluster_too_large));
+}
+
+TEST(ArchClusters, NoClustersBeforeSm90) {
+  const Result r = test::eval(clustered("sm80_multistage", 80, {2, 1, 1}));
+  EXPECT_EQ(r.status, Status::Invalid);
+  EXPECT_TRUE(test::has(r, Code::cluster_unsupported));
+  // sm_120: 16 CTAs is beyond what CUDA documents there.
+  KernelConfig c = clustered("sm120_dense", 120, {4, 4, 1});
+  c.a = c.b = *parse_operand("e4m3");
+  EXPECT_TRUE(test::has(test::eval(c), Code::cluster_too_large));
 }
 
 }  // namespace

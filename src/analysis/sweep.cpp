@@ -147,12 +147,18 @@ SweepTally run_sweep(const std::vector<io::ConfigSpace>& spaces, const SweepOpti
   std::vector<Held> held;  // sorted, all listed ones
   std::priority_queue<Held, std::vector<Held>, Better> best;  // sorted with top: the best `top`
   std::uint64_t order = 0;
+  std::uint64_t total = 0, done = 0;
+  for (const io::ConfigSpace& s : spaces) total += s.size();
 
   for (std::uint32_t si = 0; si < spaces.size(); ++si) {
     const io::ConfigSpace& s = spaces[si];
-    for (std::uint64_t i = 0; i < s.size(); ++i) {
+    for (std::uint64_t i = 0; i < s.size(); ++i, ++done) {
+      if (done % SweepSink::kProgressEvery == 0 && done > 0) sink.progress(done, total);
       if (sink.stopped()) return t;
-      if (!ev.evaluate(s, i, model::Detail::verdict)) break;  // the space's target cannot be resolved
+      if (!ev.evaluate(s, i, model::Detail::verdict)) {  // the space's target cannot be resolved
+        done += s.size() - i;
+        break;
+      }
       for (const Entry& e : ev.entries()) {
         ++t.candidates;
         switch (e.result.status) {
@@ -177,6 +183,7 @@ SweepTally run_sweep(const std::vector<io::ConfigSpace>& spaces, const SweepOpti
       }
     }
   }
+  sink.progress(total, total);
   if (!sorting) return t;
   if (options.top > 0) {
     while (!best.empty()) {

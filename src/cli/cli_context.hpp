@@ -38,6 +38,8 @@ class CommandError : public std::runtime_error {
 
 struct CliContext {
   Output& out;
+  /// Standard error, for the progress line only (cli/progress.hpp); errors go to `errors`.
+  ErrorOutput& err;
   std::vector<std::string> errors;  ///< lines for stderr, without the "error: " prefix
   std::vector<std::string> warnings;  ///< lines for stderr before the errors, without "warning: "
   int exit_code = kExitOk;
@@ -73,6 +75,9 @@ using Extension = std::function<void(CLI::App& app, Command& cmd)>;
 /// Parses `argv`, runs the subcommand, prints its errors to `err` and returns the exit code.
 /// Catches everything: a usage error exits 2, an unwritable output 4, any other exception 5.
 int run(int argc, const char* const* argv, Output& out, std::FILE* err,
+        const Extension& extension = {});
+/// The same with standard error's terminal decision and clock given (tests).
+int run(int argc, const char* const* argv, Output& out, ErrorOutput& err,
         const Extension& extension = {});
 
 }  // namespace tilefit::cli

@@ -1,11 +1,12 @@
 // `tilefit sweep FILE... [--arch A[,B...] | --device N | --builtin] [--all]
 //                 [--format table|json|csv|markdown|svg] [--sort stages|bytes|headroom|tile]
-//                 [--reverse] [--top N]`
+//                 [--reverse] [--top N] [--progress | --no-progress]`
 // Every candidate of every config space (tilefit/io/space.hpp), streamed. Exit 0 when at least
 // one candidate fits, 1 when none does, 2 on input errors, 3 on device errors.
 #include <memory>
 
 #include "cli/cli_context.hpp"
+#include "cli/progress.hpp"
 #include "cli/target_options.hpp"
 #include "tilefit/analysis/sweep.hpp"
 #include "tilefit/report/sweep_map_svg.hpp"
@@ -24,6 +25,7 @@ struct SweepCliOptions {
   bool reverse = false;
   std::uint64_t top = 0;
   bool top_given = false;
+  bool progress = false, no_progress = false;
 };
 
 analysis::SortKey sort_of(const std::string& s) {
@@ -68,22 +70,29 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
 
   class Sink final : public analysis::SweepSink {
    public:
-    Sink(report::SweepWriter& w, Output& out) : w_(w), out_(out) {}
+    Sink(report::SweepWriter& w, Output& out, Progress& p) : w_(w), out_(out), progress_(p) {}
     void result(const io::ConfigSpace& s, std::uint64_t i, std::span<const analysis::Entry> e) override {
+      progress_.clear();  // a result on the same terminal must not land inside the line
       w_.result(s, i, e);
     }
     bool stopped() const override { return out_.failed(); }
+    void progress(std::uint64_t done, std::uint64_t total) override { progress_.update(done, total); }
 
    private:
     report::SweepWriter& w_;
     Output& out_;
+    Progress& progress_;
   };
   if (format == report::Format::svg)
     if (const auto why = report::sweep_map_refusal(spaces, o.request)) throw CommandError(kExitInput, *why);
   auto writer = report::SweepWriter::make(format, spaces, o.request,
                                           [&ctx](std::string_view text) { ctx.out.write(text); });
-  Sink sink(*writer, ctx.out);
+  Progress progress(ctx.err,
+                    opt.no_progress ? ProgressMode::off : opt.progress ? ProgressMode::on : ProgressMode::automatic,
+                    "sweep");
+  Sink sink(*writer, ctx.out, progress);
   const analysis::SweepTally tally = analysis::run_sweep(spaces, o, device::system_devices(), sink, problems);
+  progress.finish();
   writer->finish(tally, problems);
 
   // On stderr whatever the format (JSON also carries them in "errors").
@@ -125,6 +134,11 @@ void register_sweep(CLI::App& app, Command& cmd) {
           },
           "N", "count"))
       ->each([opt](const std::string&) { opt->top_given = true; });
+  auto* on = sub->add_flag("--progress", opt->progress,
+                           "Show candidates done/total, rate and time left on stderr (default: when stderr "
+                           "is a terminal and the sweep takes more than a second)");
+  auto* off = sub->add_flag("--no-progress", opt->no_progress, "Never show the progress line");
+  on->excludes(off);
   sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_sweep(*opt, ctx); }; });
 }
 

@@ -1,5 +1,6 @@
 #include "cli/output.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cerrno>
 #include <cstring>
@@ -31,6 +32,22 @@ bool Output::finish() {
 
 bool Output::terminal() const {
   return terminal_ >= 0 ? terminal_ == 1 : isatty(fileno(file_)) == 1;
+}
+
+void ErrorOutput::write(std::string_view text) {
+  if (text.empty()) return;
+  std::fwrite(text.data(), 1, text.size(), file_);
+  std::fflush(file_);
+}
+
+bool ErrorOutput::terminal() const {
+  return terminal_ >= 0 ? terminal_ == 1 : isatty(fileno(file_)) == 1;
+}
+
+double ErrorOutput::now() const {
+  if (clock_) return clock_();
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
 void Output::report_closed_pipes() { std::signal(SIGPIPE, SIG_IGN); }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,31 @@ class Output {
   bool failed_ = false;
   std::string problem_;
   int terminal_ = -1;  ///< -1: ask isatty
+};
+
+/// Standard error as a run sees it: where progress and error lines go, whether it is a terminal
+/// (progress is drawn only on one, unless --progress) and the clock progress is timed with —
+/// both injectable, so that tests run the real CLI in-process.
+class ErrorOutput {
+ public:
+  explicit ErrorOutput(std::FILE* file) : file_(file) {}
+
+  std::FILE* file() const { return file_; }
+  /// Writes `text` and flushes (stderr is unbuffered; a temporary file in tests is not).
+  void write(std::string_view text);
+
+  /// Whether standard error is a terminal (isatty), unless set_terminal() said otherwise.
+  bool terminal() const;
+  void set_terminal(bool terminal) { terminal_ = terminal ? 1 : 0; }
+
+  /// Seconds on a monotonic clock (std::chrono::steady_clock), unless set_clock() gave another.
+  double now() const;
+  void set_clock(std::function<double()> clock) { clock_ = std::move(clock); }
+
+ private:
+  std::FILE* file_;
+  int terminal_ = -1;  ///< -1: ask isatty
+  std::function<double()> clock_;
 };
 
 }  // namespace tilefit::cli

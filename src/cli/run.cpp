@@ -12,6 +12,13 @@
 namespace tilefit::cli {
 
 int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Extension& extension) {
+  ErrorOutput e(err);
+  return run(argc, argv, out, e, extension);
+}
+
+int run(int argc, const char* const* argv, Output& out, ErrorOutput& err_out,
+        const Extension& extension) {
+  std::FILE* err = err_out.file();
   CLI::App app{"tilefit " TILEFIT_VERSION
                " - does a GEMM tile configuration fit in GPU shared memory?"};
   app.require_subcommand(1);
@@ -36,7 +43,7 @@ int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Ex
     std::fprintf(err, "error: %s\n", out.problem().c_str());
     return static_cast<int>(kExitOutput);
   };
-  CliContext ctx{out, {}, {}, kExitOk};
+  CliContext ctx{out, err_out, {}, {}, kExitOk};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -25,7 +25,7 @@ constexpr FieldSpec kConfigFields[] = {
      "BLOCK_SIZE_K]`); integers 1…65536. A trailing `B` means K is in bytes, as in TensorRT-LLM / "
      "FlashInfer enum names: `CtaShape128x256x64B` with nvfp4 is 128×256×128",
      K::tile},
-    {"cluster", "`[x,y,z]`", "default `[1,1,1]`", K::extents3},
+    {"cluster", "`[x,y,z]`", "default `[1,1,1]`; x·y·z CTAs: more than 8 needs the non-portable attribute (warning, up to 16 on sm_90/sm_100/sm_103), beyond that or any cluster before sm_90 is `invalid`", K::extents3},
     {"dtype", "string",
      "shorthand for `a` and `b`; Triton: the dot's operand type — `triton_matmul`: `f16`, `bf16`, "
      "`f32` (a tf32 dot), `e4m3`; `triton_fused_moe`: `bf16`, `f16`, `fp8_w8a8` (vLLM's fp8 "

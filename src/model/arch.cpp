@@ -21,6 +21,8 @@ constexpr Bytes KiB = 1024;
 //  * sm_120/121 max CTAs/SM: CCCL says 24, some third-party tables say 32; a device query
 //    is the truth (peers.md §3, conflict 1). sm_72 reserved/CTAs are from the Programming
 //    Guide as remembered in peers.md [M].
+//  * Cluster sizes (last column, portable / with the non-portable opt-in): see ClusterLimits in
+//    arch.hpp (Programming Guide "Thread Block Clusters"; cudaOccupancyMaxPotentialClusterSize).
 constexpr std::array<ArchInfo, 13> kArchs = {{
     {{70, 96 * KiB, 96 * KiB, 0, 48 * KiB, 32, 65536, 2048}, "V100", "CCCL arch_traits.h; CUTLASS library.py SharedMemPerCC[70]=96"},
     {{72, 96 * KiB, 96 * KiB, 0, 48 * KiB, 32, 65536, 2048}, "Jetson Xavier", "CUTLASS library.py SharedMemPerCC[72]=96; Programming Guide (peers.md [M])"},
@@ -29,15 +31,20 @@ constexpr std::array<ArchInfo, 13> kArchs = {{
     {{86, 99 * KiB, 100 * KiB, KiB, 48 * KiB, 16, 65536, 1536}, "RTX 30xx, A6000, A40", "CCCL arch_traits.h; CUTLASS library.py SharedMemPerCC[86]=99"},
     {{87, 163 * KiB, 164 * KiB, KiB, 48 * KiB, 16, 65536, 1536}, "Jetson Orin", "CCCL arch_traits.h; CUTLASS library.py SharedMemPerCC[87]=163"},
     {{89, 99 * KiB, 100 * KiB, KiB, 48 * KiB, 24, 65536, 1536}, "RTX 40xx, L4, L40S", "CCCL arch_traits.h; CUTLASS library.py SharedMemPerCC[89]=99"},
-    {{90, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 32, 65536, 2048}, "H100, H200, H20", "CCCL arch_traits.h; CUTLASS sm90_common.inl:57 sm90_smem_capacity_bytes=232448"},
-    {{100, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 32, 65536, 2048}, "B200, GB200", "CCCL arch_traits.h; CUTLASS arch.h:44 sm100_smem_capacity_bytes=232448"},
-    {{103, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 32, 65536, 2048}, "B300, GB300", "CCCL arch_traits.h; CUTLASS arch.h Sm103 = sm100 capacity"},
-    {{110, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 24, 65536, 1536}, "Jetson Thor (was sm_101)", "CCCL arch_traits.h (sm_110: 24 CTAs, 1536 threads)"},
-    {{120, 99 * KiB, 100 * KiB, KiB, 48 * KiB, 24, 65536, 1536}, "RTX 50xx, RTX PRO 6000", "CCCL arch_traits.h; CUTLASS arch.h:45 sm120_smem_capacity_bytes=101376; devices report 101376 (cutlass#2692)"},
-    {{121, 99 * KiB, 100 * KiB, KiB, 48 * KiB, 24, 65536, 1536}, "GB10 (DGX Spark)", "CCCL arch_traits.h; CUTLASS compiles sm_121 as arch::Sm120 (101376); GB10 reports 101376"},
+    {{90, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 32, 65536, 2048}, "H100, H200, H20", "CCCL arch_traits.h; CUTLASS sm90_common.inl:57 sm90_smem_capacity_bytes=232448", {8, 16}},
+    {{100, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 32, 65536, 2048}, "B200, GB200", "CCCL arch_traits.h; CUTLASS arch.h:44 sm100_smem_capacity_bytes=232448", {8, 16}},
+    {{103, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 32, 65536, 2048}, "B300, GB300", "CCCL arch_traits.h; CUTLASS arch.h Sm103 = sm100 capacity", {8, 16}},
+    {{110, 227 * KiB, 228 * KiB, KiB, 48 * KiB, 24, 65536, 1536}, "Jetson Thor (was sm_101)", "CCCL arch_traits.h (sm_110: 24 CTAs, 1536 threads)", {8, 8}},
+    {{120, 99 * KiB, 100 * KiB, KiB, 48 * KiB, 24, 65536, 1536}, "RTX 50xx, RTX PRO 6000", "CCCL arch_traits.h; CUTLASS arch.h:45 sm120_smem_capacity_bytes=101376; devices report 101376 (cutlass#2692)", {8, 8}},
+    {{121, 99 * KiB, 100 * KiB, KiB, 48 * KiB, 24, 65536, 1536}, "GB10 (DGX Spark)", "CCCL arch_traits.h; CUTLASS compiles sm_121 as arch::Sm120 (101376); GB10 reports 101376", {8, 8}},
 }};
 
 }  // namespace
+
+ClusterLimits cluster_limits(int sm) {
+  const ArchInfo* a = find_arch(sm);
+  return a ? a->cluster : ClusterLimits{};
+}
 
 std::span<const ArchInfo> builtin_archs() { return kArchs; }
 

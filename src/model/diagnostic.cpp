@@ -116,6 +116,7 @@ std::string_view Diagnostic::text(std::string_view key) const {
 
 void Findings::merge(Findings&& other) {
   invalid_ = invalid_ || other.invalid_;
+  no_storage_ = no_storage_ || other.no_storage_;
   for (Diagnostic& d : other.reasons_) reasons_.push_back(std::move(d));
   for (Diagnostic& d : other.notes_) notes_.push_back(std::move(d));
 }

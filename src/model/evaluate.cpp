@@ -29,7 +29,7 @@ void add_smaller_k(Diagnostic& d, const KernelFamily& family, const KernelConfig
   for (long long k = cfg.k / 2; k >= 16 && k * 2 == smaller.k; k /= 2) {
     smaller.k = k;
     const Plan p = family.decide(smaller, /*explain=*/false);
-    if (p.invalid || !p.sizes_known) continue;
+    if (p.invalid || !p.sizes_known || p.no_storage) continue;
     const int lo = lowest_stages(p);
     const int stages = p.auto_stages ? p.stages : lo;
     if (p.auto_stages && p.stages < lo) continue;
@@ -78,6 +78,37 @@ const KernelFamily* select_family(const KernelConfig& cfg, std::optional<Diagnos
   if (reason)
     *reason = diag(Code::no_family).operand("a", cfg.a).operand("b", cfg.b).arch("arch", cfg.arch);
   return nullptr;
+}
+
+/// The cluster as a whole (CTAs = product of the extents) against what the architecture
+/// launches (ClusterLimits, arch.hpp): beyond the non-portable maximum, or any cluster where
+/// there are none, the launch fails — invalid, and the SharedStorage sizes stay (the kernel
+/// compiles); beyond the portable size it needs the non-portable attribute — a warning.
+void check_cluster(const KernelConfig& cfg, int sm, bool explain, Plan& plan) {
+  for (int c : cfg.cluster)
+    if (c < 1) return;  // the family says cluster_extent_min
+  const long long size = 1LL * cfg.cluster[0] * cfg.cluster[1] * cfg.cluster[2];
+  const ClusterLimits lim = cluster_limits(sm);
+  if (size <= lim.portable) return;
+  if (lim.non_portable <= 1) {
+    plan.invalid = true;
+    if (explain)
+      plan.reasons.push_back(diag(Code::cluster_unsupported).integer("cluster_size", size).arch("arch", sm));
+  } else if (size > lim.non_portable) {
+    plan.invalid = true;
+    if (explain)
+      plan.reasons.push_back(diag(Code::cluster_too_large)
+                                 .integer("cluster_size", size)
+                                 .integer("max_size", lim.non_portable)
+                                 .integer("portable_size", lim.portable)
+                                 .arch("arch", sm));
+  } else if (explain) {
+    plan.notes.push_back(diag(Code::cluster_non_portable)
+                             .integer("cluster_size", size)
+                             .integer("portable_size", lim.portable)
+                             .integer("max_size", lim.non_portable)
+                             .arch("arch", sm));
+  }
 }
 
 }  // namespace
@@ -194,6 +225,7 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   }
 
   Plan plan = family->decide(cfg, full);
+  check_cluster(cfg, target.sm != 0 ? target.sm : cfg.arch, full, plan);
   const StageRule& rule = plan.rule;
   r.kernel = std::move(plan.kernel);
   r.stages = plan.stages;
@@ -203,10 +235,15 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   std::vector<Diagnostic>& out = r.diagnostics;
   if (full) out = std::move(plan.reasons);
 
-  const bool builds = plan.sizes_known && plan.stages >= plan.min_stages;
+  // The sizes exist exactly when the kernel's SharedStorage type does (README "Results"): the
+  // layout is known, no builder or collective rejected the config, and the stage count passes
+  // the collective's static_assert(Stages >= min). A kernel-body rejection (reject_kernel, e.g.
+  // the cooperative kernel's tile M >= 128) or a launch-time one (cluster size) keeps them.
+  const bool storage = plan.sizes_known && !plan.no_storage;
+  const bool builds = storage && plan.stages >= plan.min_stages;
   SizeMemo memo(*family, cfg, plan);
   MaxFit best;
-  if (plan.sizes_known) {
+  if (storage) {
     best = search_max_stages([&](int s) { return memo.at(s).kernel.size; }, lowest_stages(plan),
                              r.limit_bytes);
     r.max_stages = best.stages;

@@ -16,6 +16,7 @@ void Plan::choose_stages(const std::optional<int>& explicit_stages) {
 
 void Plan::take(Findings&& f) {
   invalid = invalid || f.invalid();
+  no_storage = no_storage || f.no_storage();
   for (Diagnostic& d : f.reasons()) reasons.push_back(std::move(d));
   for (Diagnostic& d : f.notes()) notes.push_back(std::move(d));
 }

@@ -14,7 +14,7 @@ void sm120_common_checks(const KernelConfig& cfg, Findings& why) {
     case Schedule::Auto:
     case Schedule::Cooperative:
       if (cfg.m < 128)
-        why.reject([&] { return diag(Code::sm120_cooperative_tile_m).integer("tile_m", cfg.m); });
+        why.reject_kernel([&] { return diag(Code::sm120_cooperative_tile_m).integer("tile_m", cfg.m); });
       break;
     case Schedule::Pingpong:
       if (cfg.n < 16)

@@ -195,6 +195,18 @@ std::string message(const Diagnostic& d) {
       return "config arch " + x.v("arch") + " differs from device " + x.v("device") + " (" +
              x.v("device_name") + ", " + x.v("device_arch") +
              "): its kernel cannot run there; drop \"arch\" or use --arch to ask what-if";
+    case Code::cluster_unsupported:
+      return "a cluster of " + x.v("cluster_size") + " CTAs: " + x.v("arch") +
+             " has no thread-block clusters (only 1x1x1 launches; clusters need sm_90 or later)";
+    case Code::cluster_too_large:
+      return "a cluster of " + x.v("cluster_size") + " CTAs: " + x.v("arch") + " launches at most " +
+             x.v("max_size") + " per cluster (" + x.v("portable_size") +
+             " portably; cudaLaunchKernelEx fails with cudaErrorInvalidClusterSize)";
+    case Code::cluster_non_portable:
+      return "a cluster of " + x.v("cluster_size") + " CTAs is beyond the portable " +
+             x.v("portable_size") + ": the kernel must set cudaFuncAttributeNonPortableClusterSizeAllowed"
+             " (up to " + x.v("max_size") + " on " + x.v("arch") +
+             "; cudaOccupancyMaxPotentialClusterSize says what a device allows)";
 
     // ---- stages and capacity -----------------------------------------------------------
     case Code::auto_stages_below_minimum:

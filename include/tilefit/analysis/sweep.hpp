@@ -39,6 +39,11 @@ class SweepSink {
                       std::span<const Entry> entries) = 0;
   /// True when the sink cannot take more (its output failed): the sweep stops.
   virtual bool stopped() const { return false; }
+  /// `done` of `total` candidates evaluated (every space together; an architecture list
+  /// counts a candidate once), every kProgressEvery candidates and once at the end of the
+  /// evaluation (before a sort hands over what it held).
+  virtual void progress(std::uint64_t done, std::uint64_t total) { (void)done, (void)total; }
+  static constexpr std::uint64_t kProgressEvery = 4096;
 };
 
 struct SweepTally {

@@ -24,12 +24,31 @@ struct Limits {
   bool operator==(const Limits&) const = default;
 };
 
+/// How many CTAs one thread-block cluster may hold (the product of its three extents).
+///
+/// CUDA Programming Guide, "Thread Block Clusters": "a maximum of 8 thread blocks in a
+/// cluster is supported as a portable cluster size in CUDA"; larger, architecture-specific
+/// sizes need the kernel attribute cudaFuncAttributeNonPortableClusterSizeAllowed, and
+/// cudaOccupancyMaxPotentialClusterSize (CUDA Runtime API, Occupancy) tells what one device
+/// allows — 16 on sm_90 (H100) and sm_100 (B200). Clusters exist from compute capability 9.0;
+/// before that only 1x1x1 launches. On sm_110/sm_120/sm_121 no non-portable size is
+/// documented, so only the portable 8 is accepted (CUTLASS's SM120 kernels use 1x1x1 only:
+/// the sm120 families reject anything else with sm120_cluster).
+struct ClusterLimits {
+  int portable = 1;      ///< largest size every device of the architecture launches
+  int non_portable = 1;  ///< largest size with cudaFuncAttributeNonPortableClusterSizeAllowed
+};
+
 /// One row of the built-in architecture table.
 struct ArchInfo {
   Limits limits;
   std::string_view examples;  ///< products with this compute capability
   std::string_view source;    ///< where the numbers come from
+  ClusterLimits cluster = {}; ///< cluster sizes (1/1: no clusters)
 };
+
+/// The cluster sizes of compute capability `sm` (1/1 for an unknown or pre-sm_90 one).
+ClusterLimits cluster_limits(int sm);
 
 /// The built-in table, sm_70 ... sm_121, in ascending order.
 std::span<const ArchInfo> builtin_archs();

@@ -120,10 +120,23 @@ class Findings {
   explicit Findings(bool keep) : keep_(keep) {}
   bool keep() const { return keep_; }
   bool invalid() const { return invalid_; }
+  /// True when some rejection means the kernel's SharedStorage type does not exist (a builder
+  /// or collective restriction): the result then has no size (README "Results").
+  bool no_storage() const { return no_storage_; }
 
-  /// CUTLASS (or Triton) rejects the config: `make()` returns the error diagnostic.
+  /// CUTLASS (or Triton) rejects the config before any kernel type exists (a builder or
+  /// collective static_assert, no builder at all): `make()` returns the error diagnostic.
   template <class Make>
   void reject(Make&& make) {
+    invalid_ = true;
+    no_storage_ = true;
+    if (keep_) reasons_.push_back(make());
+  }
+  /// The kernel type and its SharedStorage exist (sizeof is measurable), but the kernel body
+  /// cannot be compiled or launched (a device-side static_assert such as the cooperative
+  /// kernel's tile M >= 128): the config is invalid and keeps its sizes.
+  template <class Make>
+  void reject_kernel(Make&& make) {
     invalid_ = true;
     if (keep_) reasons_.push_back(make());
   }
@@ -141,6 +154,7 @@ class Findings {
  private:
   bool keep_;
   bool invalid_ = false;
+  bool no_storage_ = false;
   std::vector<Diagnostic> reasons_;
   std::vector<Diagnostic> notes_;
 };

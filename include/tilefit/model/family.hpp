@@ -79,6 +79,9 @@ struct Plan {
   /// CUTLASS rejects the config for something other than capacity (a static_assert, a builder
   /// restriction); `reasons` says why when the plan was explained.
   bool invalid = false;
+  /// True when a rejection means no SharedStorage type exists (Findings::reject, as opposed to
+  /// Findings::reject_kernel): evaluate() then reports no size, whatever sizes_known says.
+  bool no_storage = false;
   /// False when no layout can be computed (e.g. a tile the builder cannot tile at all).
   bool sizes_known = true;
   /// Mainloop stages the kernel is built with: the builder's pick (auto) or the explicit count.

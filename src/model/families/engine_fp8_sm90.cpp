@@ -169,7 +169,7 @@ class EngineFp8Sm90 final : public LaidOutFamily<EngineFp8Sm90, Sm90EngineLayout
     }
     // Device-side static_assert in the cooperative kernel's operator() (sizes still exist).
     if (cooperative && cfg.m < 128)
-      why.reject([&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
+      why.reject_kernel([&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
     if (cfg.m % 64 != 0)
       why.reject([&] { return diag(Code::sm90_tile_m_multiple_of_64).integer("tile_m", cfg.m); });
 

@@ -151,7 +151,7 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
       default: why.reject([&] { return diag(Code::sm90_schedule).schedule("schedule", cfg.schedule); });
     }
     if (!pingpong && cfg.m < 128)
-      why.reject([&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
+      why.reject_kernel([&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
     if (cfg.m % 64 != 0)
       why.reject([&] { return diag(Code::sm90_tile_m_multiple_of_64).integer("tile_m", cfg.m); });
     const auto v = cfg.epilogue.variant;
