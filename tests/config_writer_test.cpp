@@ -22,7 +22,8 @@ TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
   std::vector<model::KernelConfig> configs;
   for (const char* f : {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
                         "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl",
-                        "measured-fp8-engines.jsonl", "triton-3.6.jsonl", "measured-triton-3.6.jsonl"})
+                        "measured-fp8-engines.jsonl", "triton-3.6.jsonl", "measured-triton-3.6.jsonl",
+                        "measured-triton-3.6-grid.jsonl"})
     for (const auto& row : test::load_rows(f))
       if (auto c = test::row_config(row)) configs.push_back(*c);
   // Every shipped config file.

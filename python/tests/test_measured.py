@@ -72,3 +72,25 @@ def test_every_measured_triton_config():
     assert not wrong, wrong[:10]
     assert sum(counts.values()) == 2048
     assert counts[("triton_matmul", "kept")] == 755 and counts[("triton_fused_moe", "kept")] == 713
+
+
+def test_tuner_grid_measured_on_the_h200():
+    """The 1920-config grid (docs/tuner-pruning.md) as Triton 3.6.0 compiled it on the H200 (sm_90) and for
+    sm_120 and sm_89: one prune call per arch keeps exactly the configs whose metadata.shared fits."""
+    by_arch = collections.defaultdict(list)
+    for line in open(DATA / "measured-triton-3.6-grid.jsonl"):
+        by_arch[json.loads(line)["config"]["arch"]].append(json.loads(line))
+    args = {"a_ptr": Tensor("f16"), "b_ptr": Tensor("f16"), "c_ptr": Tensor("f16")}
+    counts = {}
+    for arch, rs in by_arch.items():
+        cfgs = []
+        for r in rs:
+            c = r["config"]
+            bm, bn, bk = c["tile"]
+            cfgs.append(triton.Config({"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk,
+                                       "GROUP_SIZE_M": c["group_m"]}, num_warps=c["num_warps"],
+                                      num_stages=c["stages"]))
+        kept = {id(c) for c in tilefit.triton.prune("triton_matmul", arch=arch)(cfgs, args)}
+        assert [id(c) in kept for c in cfgs] == [r["expect"]["status"] == "fits" for r in rs], arch
+        counts[arch] = len(kept)
+    assert counts == {"sm_90": 1304, "sm_120": 976, "sm_89": 976}
