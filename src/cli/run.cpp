@@ -2,6 +2,8 @@
 // exit code.
 #include <exception>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "cli/cli_context.hpp"
 
@@ -27,14 +29,23 @@ int run(int argc, const char* const* argv, Output& out, ErrorOutput& err_out,
       "Exit codes: 0 every config fits; 1 a config does not fit or is invalid; 2 usage or input "
       "error; 3 device error; 4 the output could not be written; 5 internal error.");
   Command command;
-  register_check(app, command);
-  register_sweep(app, command);
-  register_suggest(app, command);
-  register_archs(app, command);
-  register_families(app, command);
-  register_device(app, command);
-  register_probe(app, command);
-  register_schema(app, command);
+  using Register = void (*)(CLI::App&, Command&);
+  static constexpr std::pair<std::string_view, Register> kCommands[] = {
+      {"check", register_check},   {"sweep", register_sweep},       {"suggest", register_suggest},
+      {"archs", register_archs},   {"families", register_families}, {"device", register_device},
+      {"probe", register_probe},   {"schema", register_schema}};
+  // Start-up: building every subcommand's options was a tenth of `check`'s instructions, so when
+  // the first argument names a subcommand only that one is built (its parse, help and errors are
+  // the same); anything else (--help, --version, a typo, an extension) gets them all.
+  const std::string_view first = argc > 1 && !extension ? std::string_view(argv[1]) : std::string_view();
+  bool one = false;
+  for (const auto& [name, add] : kCommands)
+    if (name == first) {
+      add(app, command);
+      one = true;
+    }
+  if (!one)
+    for (const auto& [name, add] : kCommands) add(app, command);
   if (extension) extension(app, command);
 
   // Help and version go to the checked output too.

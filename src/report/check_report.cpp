@@ -11,6 +11,7 @@
 #include "tilefit/report/csv.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/report/json.hpp"
+#include "tilefit/report/pretty_json.hpp"
 
 namespace tilefit::report {
 namespace {
@@ -118,13 +119,8 @@ ordered_json summary_json(const analysis::Tally& n) {
 /// `j` as dump(2) writes it, every line after the first indented by `by` more spaces (an element
 /// inside the document). Bytes that are not UTF-8 are replaced, never a crash.
 std::string nested(const ordered_json& j, std::size_t by) {
-  const std::string text = j.dump(2, ' ', false, ordered_json::error_handler_t::replace);
   std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out.append(by, ' ');
-  }
+  append_pretty_json(out, j, static_cast<unsigned>(by));
   return out;
 }
 
@@ -311,7 +307,7 @@ class JsonWriter final : public CheckWriter {
   void entry(analysis::Entry&& e) override {
     out_.buf() += any_ ? ",\n    " : "\n    ";
     any_ = true;
-    out_.buf() += nested(result_json(e), 4);
+    append_pretty_json(out_.buf(), result_json(e), 4);
     out_.maybe_flush();
   }
   void problem(analysis::Problem&& p) override { errors_.push_back(problem_json(p)); }

@@ -1,0 +1,31 @@
+// fmt's compiled part (what libfmt.so holds), built once into this project's static libraries so
+// that the tool loads no libfmt.so: with it, the dynamic loader's symbol resolution was a third of
+// `tilefit check`'s start-up (README "Performance"). Including fmt/format-inl.h in one translation
+// unit and instantiating the templates libfmt instantiates is fmt's own way to build it: these
+// lines mirror fmt 9.1.0 src/format.cc:11-43 (Debian bookworm's libfmt-dev 9.1.0). CMake uses this
+// file only with fmt 9.x (TILEFIT_FMT_COMPILED); other versions link fmt::fmt.
+#include <fmt/format-inl.h>
+
+FMT_BEGIN_NAMESPACE
+namespace detail {
+
+template FMT_API auto dragonbox::to_decimal(float x) noexcept -> dragonbox::decimal_fp<float>;
+template FMT_API auto dragonbox::to_decimal(double x) noexcept -> dragonbox::decimal_fp<double>;
+
+#ifndef FMT_STATIC_THOUSANDS_SEPARATOR
+template FMT_API locale_ref::locale_ref(const std::locale& loc);
+template FMT_API auto locale_ref::get<std::locale>() const -> std::locale;
+#endif
+
+template FMT_API auto thousands_sep_impl(locale_ref) -> thousands_sep_result<char>;
+template FMT_API auto decimal_point_impl(locale_ref) -> char;
+template FMT_API void buffer<char>::append(const char*, const char*);
+template FMT_API void vformat_to(buffer<char>&, string_view, basic_format_args<FMT_BUFFER_CONTEXT(char)>,
+                                 locale_ref);
+
+template FMT_API auto thousands_sep_impl(locale_ref) -> thousands_sep_result<wchar_t>;
+template FMT_API auto decimal_point_impl(locale_ref) -> wchar_t;
+template FMT_API void buffer<wchar_t>::append(const wchar_t*, const wchar_t*);
+
+}  // namespace detail
+FMT_END_NAMESPACE
