@@ -11,6 +11,7 @@
 #include "tilefit/report/csv.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/report/json.hpp"
+#include "report/json_fields.hpp"
 #include "tilefit/report/pretty_json.hpp"
 
 namespace tilefit::report {
@@ -307,7 +308,7 @@ class JsonWriter final : public CheckWriter {
   void entry(analysis::Entry&& e) override {
     out_.buf() += any_ ? ",\n    " : "\n    ";
     any_ = true;
-    append_pretty_json(out_.buf(), result_json(e), 4);
+    append_result_json(out_.buf(), e, 4);
     out_.maybe_flush();
   }
   void problem(analysis::Problem&& p) override { errors_.push_back(problem_json(p)); }
@@ -387,36 +388,67 @@ std::string render_matrix(const analysis::CheckRun& run, bool markdown) {
   return render(markdown ? Format::markdown : Format::table, false, run);
 }
 
-ordered_json result_json(const analysis::Entry& e) {
+namespace {
+
+template <class Out, class T>
+void optional_value(Out& o, const std::optional<T>& v) {
+  if (v) o.value(*v);
+  else o.null();
+}
+
+/// A result's members, in the order of the results schema (report/schema.cpp), for either emitter.
+template <class Out>
+void result_fields(Out& o, const analysis::Entry& e) {
   const model::Result& r = e.result;
-  ordered_json o;
-  o["name"] = r.name;
-  o["file"] = e.file;
-  o["index"] = e.index;
-  o["kernel"] = r.family.empty() ? ordered_json() : ordered_json(std::string(r.family));
-  o["kernel_reason"] = r.family_reason ? message(*r.family_reason) : std::string();
-  o["cutlass_kernel"] = r.kernel;
-  o["arch"] = model::arch_name(r.arch);
-  o["tile"] = {e.config.m, e.config.n, e.config.k};
-  o["fits"] = r.fits;
-  o["status"] = std::string(model::status_name(r.status));
-  o["stages"] = r.stages;
-  o["auto_stages"] = r.auto_stages;
-  o["max_stages"] = r.max_stages;
-  o["max_stages_smem_bytes"] = r.max_stages_smem ? ordered_json(*r.max_stages_smem) : ordered_json();
-  o["smem_bytes"] = r.smem_bytes ? ordered_json(*r.smem_bytes) : ordered_json();
-  o["limit_bytes"] = r.limit_bytes;
-  o["headroom_bytes"] = r.headroom_bytes ? ordered_json(*r.headroom_bytes) : ordered_json();
-  o["ctas_per_sm"] = r.ctas_per_sm;
-  o["breakdown"] = r.breakdown ? breakdown_json(*r.breakdown) : ordered_json::object();
-  o["epilogue_smem"] = r.epilogue_smem ? ordered_json(*r.epilogue_smem) : ordered_json();
-  o["mainloop_smem"] = r.mainloop_smem ? ordered_json(*r.mainloop_smem) : ordered_json();
-  o["target"] = target_json(e.target);
-  o["notes"] = notes(r);
-  ordered_json diags = ordered_json::array();
-  for (const model::Diagnostic& d : r.diagnostics) diags.push_back(diagnostic_json(d));
-  o["diagnostics"] = std::move(diags);
-  return o;
+  o.begin_object();
+  o.key("name"), o.value(r.name);
+  o.key("file"), o.value(e.file);
+  o.key("index"), o.value(e.index);
+  o.key("kernel");
+  if (r.family.empty()) o.null();
+  else o.value(std::string_view(r.family));
+  o.key("kernel_reason"), o.value(r.family_reason ? message(*r.family_reason) : std::string());
+  o.key("cutlass_kernel"), o.value(r.kernel);
+  o.key("arch"), o.value(model::arch_name(r.arch));
+  o.key("tile"), o.begin_array();
+  o.value(e.config.m), o.value(e.config.n), o.value(e.config.k);
+  o.end();
+  o.key("fits"), o.value(r.fits);
+  o.key("status"), o.value(model::status_name(r.status));
+  o.key("stages"), o.value(r.stages);
+  o.key("auto_stages"), o.value(r.auto_stages);
+  o.key("max_stages"), o.value(r.max_stages);
+  o.key("max_stages_smem_bytes"), optional_value(o, r.max_stages_smem);
+  o.key("smem_bytes"), optional_value(o, r.smem_bytes);
+  o.key("limit_bytes"), o.value(r.limit_bytes);
+  o.key("headroom_bytes"), optional_value(o, r.headroom_bytes);
+  o.key("ctas_per_sm"), o.value(r.ctas_per_sm);
+  o.key("breakdown");
+  if (r.breakdown) emit::breakdown(o, *r.breakdown);
+  else o.begin_object(), o.end();
+  o.key("epilogue_smem"), optional_value(o, r.epilogue_smem);
+  o.key("mainloop_smem"), optional_value(o, r.mainloop_smem);
+  o.key("target"), emit::target(o, e.target);
+  o.key("notes"), o.begin_array();
+  for (const model::Diagnostic& d : r.diagnostics) o.value(message(d));
+  o.end();
+  o.key("diagnostics"), o.begin_array();
+  for (const model::Diagnostic& d : r.diagnostics) o.value(diagnostic_json(d));
+  o.end();
+  o.end();
+}
+
+}  // namespace
+
+ordered_json result_json(const analysis::Entry& e) {
+  emit::JsonTree t;
+  result_fields(t, e);
+  return t.take();
+}
+
+void append_result_json(std::string& out, const analysis::Entry& e, unsigned indent) {
+  emit::JsonText t(out, indent);
+  result_fields(t, e);
 }
 
 ordered_json problem_json(const analysis::Problem& p) {

@@ -1,5 +1,6 @@
 #include "tilefit/report/json.hpp"
 
+#include "report/json_fields.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 
 namespace tilefit::report {
@@ -7,32 +8,27 @@ namespace tilefit::report {
 using nlohmann::ordered_json;
 
 void add_limits(ordered_json& j, const model::Limits& lim) {
-  j["optin_per_block"] = lim.optin_per_block;
-  j["per_sm"] = lim.per_sm;
-  j["reserved_per_block"] = lim.reserved_per_block;
-  j["default_per_block"] = lim.default_per_block;
-  j["max_ctas_per_sm"] = lim.max_ctas_per_sm;
-  j["regs_per_sm"] = lim.regs_per_sm;
-  j["threads_per_sm"] = lim.threads_per_sm;
+  emit::JsonTree t;
+  t.begin_object();
+  emit::limits_members(t, lim);
+  t.end();
+  const ordered_json members = t.take();
+  for (auto it = members.begin(); it != members.end(); ++it) j[it.key()] = it.value();
 }
 
 ordered_json limits_json(const model::Limits& lim) {
-  ordered_json j;
-  j["sm"] = lim.sm;
-  add_limits(j, lim);
-  return j;
+  emit::JsonTree t;
+  t.begin_object();
+  t.key("sm"), t.value(lim.sm);
+  emit::limits_members(t, lim);
+  t.end();
+  return t.take();
 }
 
-ordered_json target_json(const analysis::Target& t) {
-  ordered_json j;
-  j["source"] = std::string(analysis::source_name(t.source));
-  if (t.source == analysis::Target::Source::device) {
-    j["device"] = t.device;
-    j["device_name"] = t.device_name;
-  }
-  j["arch"] = model::arch_name(t.limits.sm);
-  add_limits(j, t.limits);
-  return j;
+ordered_json target_json(const analysis::Target& target) {
+  emit::JsonTree t;
+  emit::target(t, target);
+  return t.take();
 }
 
 ordered_json diagnostic_json(const model::Diagnostic& d) {
@@ -54,12 +50,9 @@ ordered_json diagnostic_json(const model::Diagnostic& d) {
 }
 
 ordered_json breakdown_json(const model::Field& f) {
-  ordered_json j = ordered_json::object();
-  for (int i = 0; i < model::kComponentCount; ++i) {
-    if (f.parts[i] == 0) continue;
-    j[std::string(model::component_key(static_cast<model::Component>(i)))] = f.parts[i];
-  }
-  return j;
+  emit::JsonTree t;
+  emit::breakdown(t, f);
+  return t.take();
 }
 
 }  // namespace tilefit::report

@@ -24,15 +24,15 @@ constexpr std::array<bool, 256> kPlainByte = [] {
   return t;
 }();
 
-bool plain(const std::string& s) {
+bool plain(std::string_view s) {
   for (const char c : s)
     if (!kPlainByte[static_cast<unsigned char>(c)]) return false;
   return true;
 }
 
-void append_string(std::string& out, const std::string& s) {
+void append_string(std::string& out, std::string_view s) {
   if (!plain(s)) {
-    append_nlohmann(out, ordered_json(s), 0);
+    append_nlohmann(out, ordered_json(std::string(s)), 0);
     return;
   }
   out += '"';
@@ -101,5 +101,7 @@ void append_value(std::string& out, const ordered_json& j, unsigned indent) {
 }  // namespace
 
 void append_pretty_json(std::string& out, const ordered_json& j, unsigned indent) { append_value(out, j, indent); }
+
+void append_json_string(std::string& out, std::string_view s) { append_string(out, s); }
 
 }  // namespace tilefit::report

@@ -82,6 +82,9 @@ nlohmann::ordered_json to_json(const analysis::CheckRun& run);
 
 /// One result as a JSON object (also used by sweep and suggest).
 nlohmann::ordered_json result_json(const analysis::Entry& e);
+/// The same result written straight as text into `out`: result_json(e).dump(2) with later lines
+/// indented by `indent` more spaces (what the streamed JSON document holds), without the tree.
+void append_result_json(std::string& out, const analysis::Entry& e, unsigned indent);
 
 /// One problem as a JSON object: kind, file, index, config, field, message, text.
 nlohmann::ordered_json problem_json(const analysis::Problem& p);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -15,5 +16,8 @@ namespace tilefit::report {
 /// Appends `j` to `out` as dump(2) would with its first line at the current position and every
 /// later line indented by `indent` more spaces (an element inside an enclosing document).
 void append_pretty_json(std::string& out, const nlohmann::ordered_json& j, unsigned indent = 0);
+
+/// Appends `s` as a JSON string (quoted and escaped as dump() writes it).
+void append_json_string(std::string& out, std::string_view s);
 
 }  // namespace tilefit::report
