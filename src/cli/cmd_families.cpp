@@ -1,19 +1,23 @@
-// `tilefit families`: the kernel families the model covers.
+// `tilefit families [--format table|json]`: the kernel families the model covers.
+#include <memory>
+
 #include "cli/cli_context.hpp"
-#include "report/table.hpp"
-#include "tilefit/model/family.hpp"
+#include "report/families_report.hpp"
 
 namespace tilefit::cli {
 
 void register_families(CLI::App& app, Command& cmd) {
   auto* sub = app.add_subcommand("families", "List the kernel families tilefit models");
-  sub->callback([&cmd] {
-    cmd = [](CliContext& ctx) {
-      report::Table t({{"", report::Table::Align::left, 18, 0}, {"", report::Table::Align::left, 0, 1}},
-                      /*header=*/false);
-      for (const model::KernelFamily* f : model::families())
-        t.add_row({std::string(f->name()), std::string(f->description())});
-      ctx.out.write(t.render());
+  auto format = std::make_shared<std::string>("table");
+  sub->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  sub->callback([format, &cmd] {
+    cmd = [format](CliContext& ctx) {
+      if (*format == "json") {
+        Output::report_closed_pipes();
+        ctx.out.write(report::families_json().dump(2) + "\n");
+      } else {
+        ctx.out.write(report::families_text());
+      }
     };
   });
 }

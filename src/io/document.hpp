@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "io/json_value.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/input_limits.hpp"
+#include "tilefit/io/loaded_config.hpp"
 
 namespace tilefit::io::detail {
 

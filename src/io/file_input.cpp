@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/input_limits.hpp"
 
 namespace tilefit::io::detail {
 namespace {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/input_limits.hpp"
 
 namespace tilefit::io::detail {
 namespace {

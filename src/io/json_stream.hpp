@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "io/json_value.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/input_limits.hpp"
 
 namespace tilefit::io::detail {
 

@@ -64,7 +64,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/input_limits.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config_limits.hpp"
 #include "tilefit/model/dtype.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/input_limits.hpp"
 
 namespace tilefit::io::detail {
 namespace {

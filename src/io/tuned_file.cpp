@@ -6,7 +6,7 @@
 #include "io/json_fields.hpp"
 #include "io/suggest.hpp"
 #include "tilefit/io/vocabulary.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/input_limits.hpp"
 #include "tilefit/model/config_limits.hpp"
 
 namespace tilefit::io::detail {

@@ -1,36 +1,88 @@
-// The list of kernel families, in inference order: the first family whose claims()
-// accepts a config models it. Adding a family: a file in families/ and a line here.
+// The table of kernel families (tilefit/model/family_table.hpp), in inference order: the first
+// family whose claims() accepts a config models it. Adding a family: a file in families/ and a
+// row here.
 #include <array>
+#include <tuple>
+#include <type_traits>
 
 #include "families/families.hpp"
+#include "tilefit/model/arch.hpp"
+#include "tilefit/model/family_table.hpp"
 
 namespace tilefit::model {
+namespace {
 
-std::span<const KernelFamily* const> families() {
-  static const std::array kFamilies = {
+// The versions cited by the families' own files: CUTLASS 4.7.0 at 7107b05 (sm80_multistage.cpp,
+// cutlass2x_storage.hpp, engine_fp8.hpp), Triton at acd8104 (the 3.6.0 wheel's sources:
+// triton_gemm.hpp, triton_layout.hpp), the vLLM and SGLang files and commits in the engine
+// families' headers and engine_fp8.hpp, vLLM's fused_moe.py in triton_fused_moe.cpp.
+constexpr std::string_view kCutlass = "CUTLASS 4.7.0 (7107b05)";
+
+const auto& rows() {
+  using K = FamilyKind;
+  static const auto kRows = std::to_array<FamilyRow>({
       // Families a config names by an explicit field come first (Triton kernels, engine
       // launchers), then the CUTLASS families inferred from arch and types.
       // Inference-engine FP8 kernels (issue 11): configs with a `launcher`.
-      &engine_fp8_sm89_family(),
-      &engine_fp8_sm90_family(),
-      &engine_fp8_sm100_family(),
-      &engine_fp8_sm120_family(),
+      {&engine_fp8_sm89_family(), K::EngineCutlass,
+       "vLLM @1051220e, SGLang @04ec0bc2; CUTLASS 4.7.0 (7107b05)"},
+      {&engine_fp8_sm90_family(), K::EngineCutlass,
+       "vLLM @1051220e, SGLang @04ec0bc2 (blockwise @b227f632); CUTLASS 4.7.0 (7107b05)"},
+      {&engine_fp8_sm100_family(), K::EngineCutlass,
+       "vLLM @1051220e (blockwise @0f17ee06), SGLang @04ec0bc2 (blockwise @b227f632); CUTLASS "
+       "4.7.0 (7107b05)"},
+      {&engine_fp8_sm120_family(), K::EngineCutlass,
+       "vLLM @1051220e, SGLang @04ec0bc2 (blockwise @9ee53c76); CUTLASS 4.7.0 (7107b05)"},
       // Triton 3.6 kernels (issue 12): configs with a Triton kernel family.
-      &triton_matmul_family(),
-      &triton_fused_moe_family(),
-      &sm120_blockscaled_family(),
-      &sm120_dense_family(),
-      &sm90_tma_ws_family(),
-      &sm100_umma_family(),
-      &sm80_multistage_family(),
-  };
+      {&triton_matmul_family(), K::Triton, "Triton 3.6.0 (acd8104), the matrix-multiplication tutorial"},
+      {&triton_fused_moe_family(), K::Triton, "Triton 3.6.0 (acd8104); vLLM fused_moe.py @000d1458"},
+      {&sm120_blockscaled_family(), K::Cutlass, kCutlass},
+      {&sm120_dense_family(), K::Cutlass, kCutlass},
+      {&sm90_tma_ws_family(), K::Cutlass, kCutlass},
+      {&sm100_umma_family(), K::Cutlass, kCutlass},
+      {&sm80_multistage_family(), K::Cutlass, kCutlass},
+  });
+  return kRows;
+}
+
+}  // namespace
+
+std::string_view kind_name(FamilyKind kind) {
+  switch (kind) {
+    case FamilyKind::Cutlass: return "CUTLASS";
+    case FamilyKind::EngineCutlass: return "engine CUTLASS";
+    case FamilyKind::Triton: return "Triton";
+  }
+  return "";
+}
+
+std::span<const FamilyRow> family_table() { return rows(); }
+
+const FamilyRow* find_family_row(std::string_view name) {
+  for (const FamilyRow& r : family_table())
+    if (r.family->name() == name) return &r;
+  return nullptr;
+}
+
+std::vector<int> family_archs(const KernelFamily& family) {
+  std::vector<int> out;
+  for (const ArchInfo& a : builtin_archs())
+    if (family.runs_on(a.limits.sm)) out.push_back(a.limits.sm);
+  return out;
+}
+
+std::span<const KernelFamily* const> families() {
+  static const auto kFamilies = [] {
+    std::array<const KernelFamily*, std::tuple_size_v<std::remove_cvref_t<decltype(rows())>>> out{};
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = rows()[i].family;
+    return out;
+  }();
   return kFamilies;
 }
 
 const KernelFamily* find_family(std::string_view name) {
-  for (const KernelFamily* f : families())
-    if (f->name() == name) return f;
-  return nullptr;
+  const FamilyRow* r = find_family_row(name);
+  return r ? r->family : nullptr;
 }
 
 std::string family_choices() {

@@ -7,8 +7,9 @@
 #include "report/svg.hpp"
 #include "report/svg_style.hpp"
 #include "tilefit/model/arch.hpp"
-#include "tilefit/report/check_report.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
+#include "tilefit/report/summary_line.hpp"
+#include "tilefit/report/tile_text.hpp"
 
 namespace tilefit::report {
 namespace {

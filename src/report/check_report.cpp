@@ -83,20 +83,12 @@ std::string verdict_text(Status s) {
   return "?";
 }
 
-std::string tile_text(long long m, long long n, long long k) { return fmt::format("{}x{}x{}", m, n, k); }
 
 std::vector<std::string> notes(const model::Result& r) {
   std::vector<std::string> out;
   out.reserve(r.diagnostics.size());
   for (const model::Diagnostic& d : r.diagnostics) out.push_back(message(d));
   return out;
-}
-
-std::string summary_line(const analysis::Tally& n, std::string_view noun) {
-  std::string out = fmt::format("{} {}{}: {} fit, {} do not fit, {} invalid", n.configs, noun,
-                                n.configs == 1 ? "" : "s", n.fits, n.does_not_fit, n.invalid);
-  if (n.errors) out += fmt::format("; {} error{}", n.errors, n.errors == 1 ? "" : "s");
-  return out + "\n";
 }
 
 namespace {

@@ -7,65 +7,24 @@
 // other configs are still returned: one bad config never hides the rest, and nothing is
 // dropped without an error saying so.
 //
-// Errors read like (one line each; see format_error):
+// Errors (tilefit/io/config_error.hpp) read like (one line each; see format_error):
 //   configs/x.json: config #2 "moe_big": field "tile": 0 is not a valid tile extent;
 //     allowed: integers 1..65536 (or "MxNxK")
 //   configs/x.json: not JSON: syntax error at line 3, column 7: unexpected '}'; expected
 //     string literal
 #pragma once
 
-#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tilefit/io/config_error.hpp"
+#include "tilefit/io/input_limits.hpp"
+#include "tilefit/io/loaded_config.hpp"
 #include "tilefit/model/config.hpp"
 
 namespace tilefit::io {
-
-/// Input bounds; going past one is an error that names it (and the limit).
-/// Largest config file read, in bytes (64 MiB); larger files are refused unread.
-inline constexpr std::size_t kMaxConfigFileBytes = std::size_t{64} << 20;
-/// Most configs in one file; a file with more is refused as a whole. The reader alone takes
-/// about 2 us and 400 B per config (1e6 configs: 2.2 s, 400 MB), but `tilefit check
-/// --format json` holds about 10 KB per result, so the limit keeps a whole run near 1 GB.
-inline constexpr std::size_t kMaxConfigsPerFile = 100'000;
-/// Deepest JSON nesting accepted (a config file needs 5 levels).
-inline constexpr int kMaxJsonDepth = 64;
-/// Most JSON values (scalars and containers) in one config; a real config has about 30.
-inline constexpr std::size_t kMaxValuesPerConfig = 1000;
-/// The same for one config of a sweep file, whose alternatives may be long lists.
-inline constexpr std::size_t kMaxValuesPerSpace = 100'000;
-/// Errors listed per file; past this, one last error counts the rest.
-inline constexpr std::size_t kMaxErrorsPerFile = 10'000;
-/// Longest config "name", in bytes.
-inline constexpr std::size_t kMaxNameBytes = 256;
-
-struct ConfigError {
-  std::string file;         ///< path as given on the command line ("<stdin>" for -)
-  int index = -1;           ///< config index in the array (0-based); -1 = the file as a whole
-  std::string config_name;  ///< the config's "name" if it has a readable one, else "#<index>"
-  std::string field;        ///< JSON field ("tile", "epilogue.stages_c", ...); empty for file-level
-  std::string message;      ///< what is wrong, with the offending value and what is allowed
-};
-
-/// One line: `FILE: config #I "NAME": field "F": MESSAGE`; the config part is left out for
-/// file-level errors, the name when it is the default `#I`, the field part when empty.
-/// Names and fields are printed as JSON strings (escaped), names cut to 40 bytes.
-std::string format_error(const ConfigError& e);
-
-struct LoadedConfig {
-  std::string file;  ///< as ConfigError::file
-  int index = 0;     ///< position in the file's config array (0-based)
-  model::KernelConfig config;
-  bool arch_given = false;  ///< the config has its own "arch" (config.arch is then set)
-};
-
-struct LoadResult {
-  std::vector<LoadedConfig> configs;  ///< the configs without errors, in file order
-  std::vector<ConfigError> errors;    ///< every error, in file order
-};
 
 /// Parses the text of one config file; `file_label` names it in errors and results.
 LoadResult parse_configs(std::string_view text, const std::string& file_label);

@@ -8,7 +8,8 @@
 //    max_stages search tries, from the decisions alone (it decides nothing again).
 //
 // Adding a family = one .cpp file under src/model/families/ implementing KernelFamily, plus
-// one line in src/model/family_registry.cpp. Nothing in the CLI changes.
+// its row in src/model/family_registry.cpp (tilefit/model/family_table.hpp: its kind and the
+// sources it mirrors). Nothing in the CLI changes.
 #pragma once
 
 #include <array>
@@ -162,7 +163,7 @@ class LaidOutFamily : public KernelFamily {
   }
 };
 
-/// Every family, in inference order.
+/// Every family, in inference order (the families of family_table()).
 std::span<const KernelFamily* const> families();
 
 /// The family called `name`, or nullptr.

@@ -24,6 +24,8 @@
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/model/result.hpp"
 #include "tilefit/report/format.hpp"
+#include "tilefit/report/summary_line.hpp"
+#include "tilefit/report/tile_text.hpp"
 
 namespace tilefit::report {
 
@@ -74,8 +76,6 @@ std::string render_csv(const analysis::CheckRun& run);
 ///   bf16_coop_128x256x64  fits (4)  INVALID
 std::string render_matrix(const analysis::CheckRun& run, bool markdown);
 
-/// The summary line: "10 configs: 8 fit, 2 do not fit, 0 invalid[; 1 error]".
-std::string summary_line(const analysis::Tally& n, std::string_view noun = "config");
 
 /// JSON for scripts: schema_version, tool, target, results, errors, summary.
 nlohmann::ordered_json to_json(const analysis::CheckRun& run);
@@ -95,7 +95,5 @@ std::vector<std::string> notes(const model::Result& r);
 /// "fits", "DOES NOT FIT", "INVALID".
 std::string verdict_text(model::Status s);
 
-/// "128x256x128".
-std::string tile_text(long long m, long long n, long long k);
 
 }  // namespace tilefit::report

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "tilefit/analysis/sweep.hpp"
-#include "tilefit/report/sweep_report.hpp"
+#include "tilefit/report/sweep_writer.hpp"
 
 namespace tilefit::report {
 

@@ -19,21 +19,9 @@
 #include <vector>
 
 #include "tilefit/analysis/sweep.hpp"
-#include "tilefit/report/format.hpp"
+#include "tilefit/report/sweep_writer.hpp"
 
 namespace tilefit::report {
-
-/// Streams a sweep's listed candidates to `emit`; finish() writes the errors and the summary.
-class SweepWriter : public analysis::SweepSink {
- public:
-  using Emit = std::function<void(std::string_view)>;
-  /// `spaces` and `archs` (empty for one target) size the columns; `mode` is the target's mode.
-  static std::unique_ptr<SweepWriter> make(Format format, const std::vector<io::ConfigSpace>& spaces,
-                                           const analysis::TargetRequest& request, Emit emit);
-  /// Writes what is still buffered, the problems (JSON) and the summary.
-  virtual void finish(const analysis::SweepTally& tally,
-                      const std::vector<analysis::Problem>& problems) = 0;
-};
 
 /// "288 candidates: 120 fit, 100 do not fit, 68 invalid; 120 listed[; 1 error]".
 std::string sweep_summary(const analysis::SweepTally& t, std::size_t errors);
