@@ -1,5 +1,5 @@
 // Every measured row of tests/data/ through the real config reader and the model: the CUTLASS
-// 4.7 rows (cutlass-4.7.jsonl, copied from ../shared/ground-truth/, and this project's
+// 4.7 rows (cutlass-4.7.jsonl, copied from the original ground-truth set, tests/data/ground-truth.md, and this project's
 // measured-sm80/-sm100/-sm120-sm90.jsonl), the engine FP8 rows (fp8-engines-cutlass-4.7.jsonl,
 // measured-fp8-engines.jsonl) and the Triton 3.6 rows (triton-3.6.jsonl,
 // measured-triton-3.6.jsonl: Triton's metadata.shared). Byte-exact stages, smem_bytes,
@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(MeasuredSm100, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-sm100.jsonl")), row_name);
 INSTANTIATE_TEST_SUITE_P(MeasuredSm120Sm90, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-sm120-sm90.jsonl")), row_name);
-// The FP8 kernels vLLM and SGLang build (copied from ../shared/ground-truth/, and measured for
+// The FP8 kernels vLLM and SGLang build (copied from the original ground-truth set, tests/data/ground-truth.md, and measured for
 // this project with tools/cutlass/fp8_engines/).
 INSTANTIATE_TEST_SUITE_P(Fp8Engines, GroundTruth,
                          ::testing::ValuesIn(load_rows("fp8-engines-cutlass-4.7.jsonl")), row_name);

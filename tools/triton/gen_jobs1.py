@@ -4,7 +4,7 @@
 import json
 import os, random, sys
 
-GT = os.environ.get("TRITON_GT", "../shared/ground-truth/triton-3.6.jsonl")  # the shared ground truth
+GT = os.environ.get("TRITON_GT", "tests/data/triton-3.6.jsonl")  # the shared ground truth
 P2 = [16, 32, 64, 128, 256]
 
 

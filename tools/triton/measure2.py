@@ -1,7 +1,7 @@
 # Compiles the tiled GEMM and vLLM's fused_moe_kernel with Triton for any NVIDIA target (no GPU of
 # that kind needed) and records CompiledKernel.metadata.shared, plus a summary of what the shared-memory
 # allocator placed where (ops carrying `allocation.offset` after AllocateSharedMemoryNv).
-# Extends ../shared/tools/triton/measure.py (same kernels, same argument specialisation).
+# Extends tools/triton/measure.py (same kernels, same argument specialisation).
 # usage: python3 measure2.py jobs.json out.jsonl [dumpdir]
 # job: {"kernel": "matmul"|"moe", "dtype": f16|bf16|f32|e4m3 (matmul) or bf16|f16|fp8_w8a8|fp8_block (moe),
 #       "cc": 80, "bm", "bn", "bk", "warps", "stages",

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Reference model of Triton 3.6.0's shared-memory allocation for two kernels:
-  triton_matmul    - the tutorial-style tiled GEMM (../shared/tools/triton/matmul_kernel.py)
+  triton_matmul    - the tutorial-style tiled GEMM (tools/triton/matmul_kernel.py)
   triton_fused_moe - vLLM's fused_moe_kernel (vLLM 000d1458...), bf16/f16, fp8_w8a8 per-tensor, block-wise fp8.
 It mirrors the compiler passes named in MODEL.md (file:line at Triton v3.6.0 = main acd8104, see MODEL.md).
 
-usage: python3 ref_model.py [rows.jsonl ...]   (default: ../shared/ground-truth/triton-3.6.jsonl)
+usage: python3 ref_model.py [rows.jsonl ...]   (default: tests/data/triton-3.6.jsonl)
        prints the match count and every mismatch; `--breakdown` prints the parts of every row."""
 import json
 import sys
@@ -331,7 +331,7 @@ def model(cfg):
 
 
 def main(argv):
-    paths = [a for a in argv if not a.startswith("--")] or ["../shared/ground-truth/triton-3.6.jsonl"]
+    paths = [a for a in argv if not a.startswith("--")] or ["tests/data/triton-3.6.jsonl"]
     show = "--breakdown" in argv
     ok_b = ok_s = n = 0
     for path in paths:
