@@ -16,6 +16,7 @@
 #include "report/device_report.hpp"
 #include "report/limit_columns.hpp"
 #include "report/result_columns.hpp"
+#include "report/suggest_columns.hpp"
 #include "test_support.hpp"
 #include "tilefit/report/csv.hpp"
 #include "tilefit/report/json.hpp"
@@ -82,6 +83,7 @@ TEST(Columns, EveryByteQuantityIsNamedInBytes) {
   expect_byte_keys(report::sweep_columns(), "sweep");
   expect_byte_keys(report::probe_columns(), "probe");
   expect_byte_keys(report::probe_boundary_columns(), "probe boundary");
+  expect_byte_keys(report::suggest_columns(), "suggestions");
 }
 
 TEST(Columns, EveryFormatListNamesAColumnThatHasThatFormat) {
@@ -114,6 +116,12 @@ TEST(Columns, EveryFormatListNamesAColumnThatHasThatFormat) {
     }
     EXPECT_TRUE(c.cell || c.csv_field || c.json) << c.key << " is in no format";
   }
+  for (const std::string_view k : report::kSuggestCsvKeys) {
+    const auto* c = report::find_column(report::suggest_columns(), k);
+    ASSERT_NE(c, nullptr) << k;
+    EXPECT_TRUE(c->csv_field && !c->csv.empty()) << k;
+  }
+  for (const auto& c : report::suggest_columns()) EXPECT_TRUE(c.csv_field || c.json) << c.key << " is in no format";
   // The CSV header is the CSV list's heads.
   std::string header;
   for (const std::string_view k : report::kCsvKeys)
@@ -128,6 +136,9 @@ TEST(Columns, CheckAndSuggestJsonKeysAreTheSchemasAndTheColumns) {
   result_props.erase("suggestions");  // suggest's alone
   EXPECT_EQ(result_props, json_keys(report::result_columns()));
   Keys target_props = keys_of(defs["target"]["properties"]);
+  const Keys suggestion_props = keys_of(defs["suggestion"]["properties"]);
+  EXPECT_EQ(suggestion_props, json_keys(report::suggest_columns()));
+  std::size_t suggestions = 0;
 
   std::vector<std::string> check{"check"}, suggest{"suggest"};
   for (const std::string& f : shipped_configs()) check.push_back(f), suggest.push_back(f);
@@ -140,6 +151,10 @@ TEST(Columns, CheckAndSuggestJsonKeysAreTheSchemasAndTheColumns) {
       Keys k = keys_of(r);
       if (args == &suggest) {
         EXPECT_TRUE(k.erase("suggestions")) << r["name"];
+        for (const ordered_json& sug : r["suggestions"]) {
+          EXPECT_EQ(keys_of(sug), suggestion_props) << r["name"];
+          ++suggestions;
+        }
       }
       EXPECT_EQ(k, result_props) << r["name"];
       for (const std::string& t : keys_of(r["target"])) EXPECT_TRUE(target_props.count(t)) << t;
@@ -157,6 +172,7 @@ TEST(Columns, CheckAndSuggestJsonKeysAreTheSchemasAndTheColumns) {
       }
     }
   }
+  EXPECT_GT(suggestions, 0u);
 }
 
 TEST(Columns, SchemaMarksEveryDeprecatedKey) {

@@ -39,6 +39,9 @@ enum class ColumnType {
   diagnostics,  ///< an array of typed diagnostics (#/$defs/diagnostic)
   object,       ///< any object
   config,       ///< a config as the config schema has it (#/$defs/config)
+  positive,     ///< an integer >= 1
+  fits,         ///< the status "fits" (a suggestion's)
+  changes,      ///< [{"field", "from", "to"}]
 };
 
 /// The unit of a column's numbers. A byte quantity's JSON key ends in "_bytes" (the house rule;

@@ -15,6 +15,7 @@
 #include "tilefit/report/json.hpp"
 #include "report/limit_columns.hpp"
 #include "report/result_columns.hpp"
+#include "report/suggest_columns.hpp"
 
 namespace tilefit::report {
 namespace {
@@ -232,6 +233,13 @@ ordered_json column_schema(const Column<Row>& c, const ColumnTypes& types) {
     case T::diagnostics: s = {{"type", "array"}, {"items", {{"$ref", "#/$defs/diagnostic"}}}}; break;
     case T::object: s = {{"type", "object"}}; break;
     case T::config: s = {{"$ref", "#/$defs/config"}}; break;
+    case T::positive: s = {{"type", "integer"}, {"minimum", 1}}; break;
+    case T::fits: s = enum_of({"fits"}); break;
+    case T::changes: {
+      const ordered_json str = {{"type", "string"}};
+      s = {{"type", "array"}, {"items", strict_object({{"field", str}, {"from", str}, {"to", str}})}};
+      break;
+    }
   }
   if (c.nullable) s = nullable(std::move(s));
   s["description"] = std::string(c.description) + (c.unit == Unit::bytes ? " (bytes)" : "");
@@ -333,17 +341,10 @@ ordered_json results_schema() {
                         {"additionalProperties", {{"type", {"integer", "boolean", "string"}}}},
                         {"description", "a typed diagnostic: its code's values (bytes, stages, names) beside the sentence"}};
 
-  ordered_json change = strict_object({{"field", string}, {"from", string}, {"to", string}});
-  defs["suggestion"] = strict_object({{"config", {{"$ref", "#/$defs/config"}}},
-                                      {"change", string},
-                                      {"changes", {{"type", "array"}, {"items", change}}},
-                                      {"distance", {{"type", "integer"}, {"minimum", 1}}},
-                                      {"smem_bytes", bytes},
-                                      {"saved_bytes", integer},
-                                      {"stages", integer},
-                                      {"max_stages", integer},
-                                      {"status", enum_of({"fits"})},
-                                      {"headroom_bytes", bytes}});
+  // A suggestion (suggest --format json): its columns (report/suggest_columns.hpp), all required.
+  ordered_json suggestion_props = ordered_json::object();
+  add_column_props(suggestion_props, suggest_columns(), types);
+  defs["suggestion"] = strict_object(suggestion_props);
 
   // A result: its columns (report/result_columns.hpp), all required.
   ordered_json result_props = ordered_json::object();
