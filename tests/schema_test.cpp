@@ -59,7 +59,7 @@ class Validator {
   }
 
   std::string check(const ordered_json& s, const ordered_json& v, const std::string& at) const {
-    static const std::set<std::string> kAnnotations = {"$schema", "$id", "title", "description", "examples", "$defs"};
+    static const std::set<std::string> kAnnotations = {"$schema", "$id", "title", "description", "examples", "$defs", "deprecated"};
     static const std::set<std::string> kKnown = {"type", "enum", "const", "pattern", "minimum", "maximum",
                                                  "minItems", "maxItems", "items", "properties", "required",
                                                  "additionalProperties", "patternProperties", "anyOf", "$ref"};

@@ -1,5 +1,6 @@
 #include "report/archs_report.hpp"
 
+#include "report/listing.hpp"
 #include "report/table.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/report/json.hpp"
@@ -24,20 +25,15 @@ std::string archs_text() {
 }
 
 nlohmann::ordered_json archs_json() {
-  nlohmann::ordered_json j;
-  j["schema_version"] = kSchemaVersion;
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const model::ArchInfo& a : model::builtin_archs()) {
+  return listing_json(kSchemaVersion, "archs", model::builtin_archs(), [](const model::ArchInfo& a) {
     nlohmann::ordered_json r;
     r["arch"] = model::arch_name(a.limits.sm);
     r["examples"] = std::string(a.examples);
     r["sm"] = a.limits.sm;
     add_limits(r, a.limits);
     r["source"] = std::string(a.source);
-    rows.push_back(std::move(r));
-  }
-  j["archs"] = std::move(rows);
-  return j;
+    return r;
+  });
 }
 
 }  // namespace tilefit::report

@@ -12,6 +12,7 @@
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/report/json.hpp"
 #include "report/json_fields.hpp"
+#include "report/result_columns.hpp"
 #include "tilefit/report/pretty_json.hpp"
 
 namespace tilefit::report {
@@ -54,35 +55,7 @@ std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
   return out;
 }
 
-/// The columns of a result, as the text table shows them.
-std::vector<std::string> result_cells(const analysis::Entry& e) {
-  const model::Result& r = e.result;
-  std::string stages = r.stages > 0 || !r.auto_stages ? std::to_string(r.stages) : "-";
-  if (r.auto_stages && !r.family.empty()) stages += " auto";
-  return {r.name, r.family.empty() ? "-" : std::string(r.family), model::arch_name(r.arch),
-          tile_text(e.config.m, e.config.n, e.config.k), stages, std::to_string(r.max_stages),
-          r.smem_bytes ? fmt::format("{} / {}", *r.smem_bytes, r.limit_bytes)
-                       : fmt::format("- / {}", r.limit_bytes),
-          r.headroom_bytes ? std::to_string(*r.headroom_bytes) : "-",
-          r.fits ? std::to_string(r.ctas_per_sm) : "-", verdict_text(r.status)};
-}
-
-std::string matrix_cell(const model::Result& r) {
-  if (r.status == Status::Invalid) return "INVALID";
-  return fmt::format("{} ({})", verdict_text(r.status), r.stages);
-}
-
 }  // namespace
-
-std::string verdict_text(Status s) {
-  switch (s) {
-    case Status::Fits: return "fits";
-    case Status::DoesNotFit: return "DOES NOT FIT";
-    case Status::Invalid: return "INVALID";
-  }
-  return "?";
-}
-
 
 std::vector<std::string> notes(const model::Result& r) {
   std::vector<std::string> out;
@@ -98,8 +71,8 @@ ordered_json target_head(const analysis::CheckRun& run) {
   ordered_json target;
   target["mode"] = std::string(analysis::mode_name(run.mode));
   if (run.common_target) {
-    const ordered_json t = target_json(*run.common_target);
-    for (auto it = t.begin(); it != t.end(); ++it) target[it.key()] = it.value();
+    emit::JsonTree t(target);
+    emit::target_members(t, *run.common_target);
   }
   return target;
 }
@@ -109,23 +82,8 @@ ordered_json summary_json(const analysis::Tally& n) {
           {"invalid", n.invalid}, {"errors", n.errors}};
 }
 
-/// `j` as dump(2) writes it, every line after the first indented by `by` more spaces (an element
-/// inside the document). Bytes that are not UTF-8 are replaced, never a crash.
-std::string nested(const ordered_json& j, std::size_t by) {
-  std::string out;
-  append_pretty_json(out, j, static_cast<unsigned>(by));
-  return out;
-}
-
-std::vector<Table::Column> result_columns(bool markdown) {
-  using A = Table::Align;
-  if (markdown)
-    return {{"name", A::left}, {"kernel", A::left}, {"arch", A::left}, {"tile", A::left},
-            {"stages", A::right}, {"max", A::right}, {"smem / limit (B)", A::right},
-            {"headroom", A::right}, {"CTAs/SM", A::right}, {"verdict", A::left}};
-  return {{"NAME", A::left}, {"KERNEL", A::left}, {"ARCH", A::left}, {"TILE", A::left},
-          {"STAGES", A::right}, {"MAX", A::right}, {"SMEM / LIMIT (B)", A::right},
-          {"HEADROOM", A::right}, {"CTAs/SM", A::right}, {"VERDICT", A::left}};
+std::vector<Table::Column> table_columns(bool markdown) {
+  return report::table_columns(result_columns(), kTableKeys, markdown);
 }
 
 /// A column-aligned text table streamed: the first kTableLookAhead rows set the widths.
@@ -161,10 +119,10 @@ class AlignedRows {
 class TableWriter final : public CheckWriter {
  public:
   TableWriter(bool breakdown, bool bars, Emit emit)
-      : breakdown_(breakdown), bars_(breakdown && bars), out_(std::move(emit)), rows_(result_columns(false)) {}
+      : breakdown_(breakdown), bars_(breakdown && bars), out_(std::move(emit)), rows_(table_columns(false)) {}
   void entry(analysis::Entry&& e) override {
     any_ = true;
-    rows_.add(result_cells(e), under_row(e, breakdown_, bars_), out_);
+    rows_.add(result_cells(e, kTableKeys), under_row(e, breakdown_, bars_), out_);
   }
   void problem(analysis::Problem&&) override {}
   void finish(const analysis::Tally& t) override {
@@ -185,11 +143,11 @@ class TableWriter final : public CheckWriter {
 
 class MarkdownWriter final : public CheckWriter {
  public:
-  explicit MarkdownWriter(Emit emit) : out_(std::move(emit)), table_(result_columns(true)) {}
+  explicit MarkdownWriter(Emit emit) : out_(std::move(emit)), table_(table_columns(true)) {}
   void entry(analysis::Entry&& e) override {
     if (!head_written_) out_.buf() += table_.markdown_head();
     head_written_ = true;
-    out_.buf() += Table::markdown_row(result_cells(e));
+    out_.buf() += Table::markdown_row(result_cells(e, kTableKeys));
     for (const model::Diagnostic& d : e.result.diagnostics)
       notes_.append(fmt::format("- {}: {}\n", markdown_code(e.result.name), message(d)));
     out_.maybe_flush();
@@ -294,8 +252,10 @@ class MatrixWriter final : public CheckWriter {
 class JsonWriter final : public CheckWriter {
  public:
   JsonWriter(const analysis::CheckRun& head, Emit emit) : out_(std::move(emit)) {
-    out_.buf() += fmt::format("{{\n  \"schema_version\": {},\n  \"tool\": \"tilefit\",\n  \"target\": {},\n  \"results\": [",
-                              kSchemaVersion, nested(target_head(head), 2));
+    out_.buf() += fmt::format("{{\n  \"schema_version\": {},\n  \"tool\": \"tilefit\",\n  \"target\": ",
+                              kSchemaVersion);
+    append_pretty_json(out_.buf(), target_head(head), 2);
+    out_.buf() += ",\n  \"results\": [";
   }
   void entry(analysis::Entry&& e) override {
     out_.buf() += any_ ? ",\n    " : "\n    ";
@@ -306,8 +266,11 @@ class JsonWriter final : public CheckWriter {
   void problem(analysis::Problem&& p) override { errors_.push_back(problem_json(p)); }
   void finish(const analysis::Tally& t) override {
     out_.buf() += any_ ? "\n  ]" : "]";
-    out_.buf() += ",\n  \"errors\": " + nested(errors_, 2);
-    out_.buf() += ",\n  \"summary\": " + nested(summary_json(t), 2) + "\n}\n";
+    out_.buf() += ",\n  \"errors\": ";
+    append_pretty_json(out_.buf(), errors_, 2);
+    out_.buf() += ",\n  \"summary\": ";
+    append_pretty_json(out_.buf(), summary_json(t), 2);
+    out_.buf() += "\n}\n";
     out_.flush();
   }
 
@@ -382,51 +345,11 @@ std::string render_matrix(const analysis::CheckRun& run, bool markdown) {
 
 namespace {
 
-template <class Out, class T>
-void optional_value(Out& o, const std::optional<T>& v) {
-  if (v) o.value(*v);
-  else o.null();
-}
-
-/// A result's members, in the order of the results schema (report/schema.cpp), for either emitter.
+/// A result's members, in the order of its columns (report/result_columns.hpp), for either emitter.
 template <class Out>
 void result_fields(Out& o, const analysis::Entry& e) {
-  const model::Result& r = e.result;
   o.begin_object();
-  o.key("name"), o.value(r.name);
-  o.key("file"), o.value(e.file);
-  o.key("index"), o.value(e.index);
-  o.key("kernel");
-  if (r.family.empty()) o.null();
-  else o.value(std::string_view(r.family));
-  o.key("kernel_reason"), o.value(r.family_reason ? message(*r.family_reason) : std::string());
-  o.key("cutlass_kernel"), o.value(r.kernel);
-  o.key("arch"), o.value(model::arch_name(r.arch));
-  o.key("tile"), o.begin_array();
-  o.value(e.config.m), o.value(e.config.n), o.value(e.config.k);
-  o.end();
-  o.key("fits"), o.value(r.fits);
-  o.key("status"), o.value(model::status_name(r.status));
-  o.key("stages"), o.value(r.stages);
-  o.key("auto_stages"), o.value(r.auto_stages);
-  o.key("max_stages"), o.value(r.max_stages);
-  o.key("max_stages_smem_bytes"), optional_value(o, r.max_stages_smem);
-  o.key("smem_bytes"), optional_value(o, r.smem_bytes);
-  o.key("limit_bytes"), o.value(r.limit_bytes);
-  o.key("headroom_bytes"), optional_value(o, r.headroom_bytes);
-  o.key("ctas_per_sm"), o.value(r.ctas_per_sm);
-  o.key("breakdown");
-  if (r.breakdown) emit::breakdown(o, *r.breakdown);
-  else o.begin_object(), o.end();
-  o.key("epilogue_smem"), optional_value(o, r.epilogue_smem);
-  o.key("mainloop_smem"), optional_value(o, r.mainloop_smem);
-  o.key("target"), emit::target(o, e.target);
-  o.key("notes"), o.begin_array();
-  for (const model::Diagnostic& d : r.diagnostics) o.value(message(d));
-  o.end();
-  o.key("diagnostics"), o.begin_array();
-  for (const model::Diagnostic& d : r.diagnostics) o.value(diagnostic_json(d));
-  o.end();
+  write_members(o, result_columns(), e);
   o.end();
 }
 

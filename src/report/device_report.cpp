@@ -1,5 +1,6 @@
 #include "device_report.hpp"
 
+#include "report/columns.hpp"
 #include "report/table.hpp"
 #include "tilefit/report/json.hpp"
 
@@ -188,52 +189,131 @@ std::string probe_text(const ProbeReport& rep) {
   return out;
 }
 
+namespace {
+
+bool launched(const ProbeLine& l) { return l.row.launch.has_value(); }
+bool not_launched(const ProbeLine& l) { return !l.row.launch.has_value(); }
+
+template <class Out>
+void texts(Out& o, const std::vector<std::string>& v) {
+  o.begin_array();
+  for (const std::string& s : v) o.value(s);
+  o.end();
+}
+
+using T = ColumnType;
+using Line = ProbeLine;
+
+/// The columns of `tilefit probe --format json`'s results (report/columns.hpp), in order.
+const Column<Line> kProbeColumns[] = {
+    {.key = "file", .description = "the file the config was read from",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.file); })},
+    {.key = "index", .type = T::count, .description = "its position in that file",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.index); })},
+    {.key = "name", .description = "the config's name",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.name); })},
+    {.key = "arch", .type = T::arch, .description = "the config's arch, or the device's when it gives none",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(model::arch_name(l.row.arch)); })},
+    {.key = "arch_from_device", .type = T::boolean, .description = "true when the config gives no arch",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.arch_from_device); })},
+    {.key = "what_if", .type = T::boolean, .description = "true when the config is for another arch than the device's",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.what_if); })},
+    {.key = "kernel", .description = "the kernel family that builds it (\"\" when none does)",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(std::string(l.row.result.family)); })},
+    {.key = "status", .type = T::status, .description = "the model's verdict against the device's limits",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(model::status_name(l.row.result.status)); })},
+    {.key = "stages", .type = T::integer, .description = "the pipeline stages the model built",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.result.stages); })},
+    {.key = "smem_bytes", .type = T::count, .unit = Unit::bytes, .nullable = true, .description = "the size probed",
+     .json = json_fns<Line>([](auto& o, const Line& l) {
+       if (l.row.smem) o.value(*l.row.smem);
+       else o.null();
+     })},
+    {.key = "limit_bytes", .type = T::count, .unit = Unit::bytes, .description = "the device's opt-in limit per block",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.limit_bytes); })},
+    {.key = "probed", .type = T::boolean, .description = "true when the driver was asked",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.launch.has_value()); })},
+    {.key = "model_fits", .type = T::boolean, .description = "smem_bytes <= limit_bytes",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.model_fits); }), .shown = launched},
+    {.key = "driver_launched", .type = T::boolean, .description = "the driver's verdict",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.launch->launched); }), .shown = launched},
+    {.key = "driver_error", .nullable = true, .description = "the CUDA error of the refusal",
+     .json = json_fns<Line>([](auto& o, const Line& l) {
+       if (l.row.launch->launched) o.null();
+       else o.value(l.row.launch->error);
+     }),
+     .shown = launched},
+    {.key = "driver_refused_by", .nullable = true, .description = "the call that refused it",
+     .json = json_fns<Line>([](auto& o, const Line& l) {
+       if (l.row.launch->launched) o.null();
+       else o.value(l.row.launch->refused_by);
+     }),
+     .shown = launched},
+    {.key = "model_ctas_per_sm", .type = T::count, .description = "the blocks an SM holds by the model",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.model_ctas); }), .shown = launched},
+    {.key = "occupancy_ctas_per_sm", .type = T::count, .nullable = true,
+     .description = "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+     .json = json_fns<Line>([](auto& o, const Line& l) {
+       if (l.row.occupancy) o.value(*l.row.occupancy);
+       else o.null();
+     }),
+     .shown = launched},
+    {.key = "agree", .type = T::boolean, .description = "true when model and driver agree",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.disagreements.empty()); }), .shown = launched},
+    {.key = "skipped", .description = "why it was not probed",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.skipped); }), .shown = not_launched},
+    {.key = "disagreements", .type = T::texts, .description = "each disagreement of model and driver",
+     .json = json_fns<Line>([](auto& o, const Line& l) { texts(o, l.row.disagreements); })},
+    {.key = "notes", .type = T::texts, .description = "anything else worth a line",
+     .json = json_fns<Line>([](auto& o, const Line& l) { texts(o, l.row.notes); })},
+};
+
+/// The columns of the probe's `boundary` (a report with one).
+const Column<ProbeReport> kBoundaryColumns[] = {
+    {.key = "largest_launched_bytes", .deprecated_key = "largest_launched", .type = T::count, .unit = Unit::bytes,
+     .description = "the largest dynamic shared memory that launched",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->largest_launched); })},
+    {.key = "first_refused_bytes", .deprecated_key = "first_refused", .type = T::count, .unit = Unit::bytes,
+     .description = "the smallest that was refused",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->first_refused); })},
+    {.key = "refusal_error", .description = "the CUDA error at first_refused_bytes",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->refusal_error); })},
+    {.key = "refused_by", .description = "the call that refused it",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->refused_by); })},
+    {.key = "launches", .type = T::count, .description = "the probe launches the search took",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->launches); })},
+    {.key = "optin_per_block_bytes", .deprecated_key = "optin_per_block", .type = T::count, .unit = Unit::bytes,
+     .description = "the device's opt-in limit per block",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.device.limits.optin_per_block); })},
+    {.key = "agrees", .type = T::boolean, .description = "true when the boundary is the opt-in limit",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary_disagreements.empty()); })},
+    {.key = "disagreements", .type = T::texts, .description = "each disagreement",
+     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { texts(o, r.boundary_disagreements); })},
+};
+
+}  // namespace
+
+std::span<const Column<ProbeLine>> probe_columns() { return kProbeColumns; }
+std::span<const Column<ProbeReport>> probe_boundary_columns() { return kBoundaryColumns; }
+
 ordered_json probe_json(const ProbeReport& rep) {
   ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["device"] = device_json(rep.device);
   j["probe_block_threads"] = device::kProbeBlockThreads;
   if (rep.boundary) {
-    const device::Boundary& b = *rep.boundary;
-    j["boundary"] = ordered_json{{"largest_launched", b.largest_launched},
-                                 {"first_refused", b.first_refused},
-                                 {"refusal_error", b.refusal_error},
-                                 {"refused_by", b.refused_by},
-                                 {"launches", b.launches},
-                                 {"optin_per_block", rep.device.limits.optin_per_block},
-                                 {"agrees", rep.boundary_disagreements.empty()},
-                                 {"disagreements", rep.boundary_disagreements}};
+    ordered_json b = ordered_json::object();
+    emit::JsonTree t(b);
+    write_members(t, probe_boundary_columns(), rep);
+    j["boundary"] = std::move(b);
   } else {
     j["boundary"] = nullptr;
   }
   j["results"] = ordered_json::array();
   for (const ProbeRow& r : rep.rows) {
-    ordered_json o;
-    o["file"] = r.file;
-    o["index"] = r.index;
-    o["name"] = r.name;
-    o["arch"] = model::arch_name(r.arch);
-    o["arch_from_device"] = r.arch_from_device;
-    o["what_if"] = r.what_if;
-    o["kernel"] = std::string(r.result.family);
-    o["status"] = model::status_name(r.result.status);
-    o["stages"] = r.result.stages;
-    o["smem_bytes"] = r.smem ? ordered_json(*r.smem) : ordered_json(nullptr);
-    o["limit_bytes"] = rep.device.limits.optin_per_block;
-    o["probed"] = r.launch.has_value();
-    if (r.launch) {
-      o["model_fits"] = r.model_fits;
-      o["driver_launched"] = r.launch->launched;
-      o["driver_error"] = r.launch->launched ? ordered_json(nullptr) : ordered_json(r.launch->error);
-      o["driver_refused_by"] = r.launch->launched ? ordered_json(nullptr) : ordered_json(r.launch->refused_by);
-      o["model_ctas_per_sm"] = r.model_ctas;
-      o["occupancy_ctas_per_sm"] = r.occupancy ? ordered_json(*r.occupancy) : ordered_json(nullptr);
-      o["agree"] = r.disagreements.empty();
-    } else {
-      o["skipped"] = r.skipped;
-    }
-    o["disagreements"] = r.disagreements;
-    o["notes"] = r.notes;
+    ordered_json o = ordered_json::object();
+    emit::JsonTree t(o);
+    write_members(t, probe_columns(), ProbeLine{r, rep.device.limits.optin_per_block});
     j["results"].push_back(std::move(o));
   }
   j["errors"] = rep.input_errors;

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,19 @@ struct ProbeReport {
 /// own starting "DISAGREE", the boundary and a summary.
 std::string probe_text(const ProbeReport& rep);
 
-/// {"schema_version", "device", "boundary", "results", "errors", "summary"}.
+/// {"schema_version", "device", "boundary", "results", "errors", "summary"}: the boundary and
+/// each result written from their column sets (probe_boundary_columns, probe_columns).
 nlohmann::ordered_json probe_json(const ProbeReport& rep);
+
+/// One probed config as the probe's columns see it: the row and the device's opt-in limit.
+struct ProbeLine {
+  const ProbeRow& row;
+  model::Bytes limit_bytes;
+};
+template <class Row>
+struct Column;
+/// The columns of a probe result (report/columns.hpp), and of its boundary: for tests.
+std::span<const Column<ProbeLine>> probe_columns();
+std::span<const Column<ProbeReport>> probe_boundary_columns();
 
 }  // namespace tilefit::report

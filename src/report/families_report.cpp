@@ -1,11 +1,19 @@
 #include "report/families_report.hpp"
 
+#include "report/listing.hpp"
 #include "report/table.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/family_table.hpp"
 #include "tilefit/report/json.hpp"
 
 namespace tilefit::report {
+namespace {
+
+/// `tilefit families --format json`'s version: none of its fields changed when the documents
+/// with results and limits went to 2 (tilefit/report/json.hpp kSchemaVersion).
+constexpr int kFamiliesSchemaVersion = 1;
+
+}  // namespace
 
 std::string families_text() {
   Table t({{"", Table::Align::left, 18, 0}, {"", Table::Align::left, 0, 1}}, /*header=*/false);
@@ -15,10 +23,7 @@ std::string families_text() {
 }
 
 nlohmann::ordered_json families_json() {
-  nlohmann::ordered_json j;
-  j["schema_version"] = kSchemaVersion;
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const model::FamilyRow& r : model::family_table()) {
+  return listing_json(kFamiliesSchemaVersion, "families", model::family_table(), [](const model::FamilyRow& r) {
     nlohmann::ordered_json f;
     f["name"] = std::string(r.family->name());
     f["kind"] = std::string(model::kind_name(r.kind));
@@ -27,10 +32,8 @@ nlohmann::ordered_json families_json() {
     for (int sm : model::family_archs(*r.family)) archs.push_back(model::arch_name(sm));
     f["archs"] = std::move(archs);
     f["mirrors"] = std::string(r.mirrors);
-    rows.push_back(std::move(f));
-  }
-  j["families"] = std::move(rows);
-  return j;
+    return f;
+  });
 }
 
 }  // namespace tilefit::report

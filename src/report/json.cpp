@@ -7,13 +7,19 @@ namespace tilefit::report {
 
 using nlohmann::ordered_json;
 
+namespace {
+
+bool has_value(const model::Diagnostic& d, std::string_view key) {
+  for (const model::DiagValue& v : d.values)
+    if (v.key == key) return true;
+  return false;
+}
+
+}  // namespace
+
 void add_limits(ordered_json& j, const model::Limits& lim) {
-  emit::JsonTree t;
-  t.begin_object();
+  emit::JsonTree t(j);
   emit::limits_members(t, lim);
-  t.end();
-  const ordered_json members = t.take();
-  for (auto it = members.begin(); it != members.end(); ++it) j[it.key()] = it.value();
 }
 
 ordered_json limits_json(const model::Limits& lim) {
@@ -39,8 +45,13 @@ ordered_json diagnostic_json(const model::Diagnostic& d) {
   for (const model::DiagValue& v : d.values) {
     const std::string key(v.key);
     switch (v.kind) {
-      case model::ValueKind::integer:
       case model::ValueKind::bytes:
+        j[key] = v.number;
+        // The house rule: a byte count's key ends in _bytes. A value the model names otherwise
+        // ("smem") also goes under "<key>_bytes" (the old key is kept for one schema version).
+        if (!key.ends_with("_bytes") && !has_value(d, key + "_bytes")) j[key + "_bytes"] = v.number;
+        break;
+      case model::ValueKind::integer:
       case model::ValueKind::stages: j[key] = v.number; break;
       case model::ValueKind::flag: j[key] = v.number != 0; break;
       default: j[key] = value_text(v); break;

@@ -20,9 +20,12 @@
 
 namespace tilefit::report::emit {
 
-/// Builds an nlohmann::ordered_json.
+/// Builds an nlohmann::ordered_json: its own (take()), or members added to an object given.
 class JsonTree {
  public:
+  JsonTree() = default;
+  /// Writes members straight into the object `into` (no tree built, then copied).
+  explicit JsonTree(nlohmann::ordered_json& into) { stack_.push_back(&into); }
   void begin_object() { open(nlohmann::ordered_json::object()); }
   void begin_array() { open(nlohmann::ordered_json::array()); }
   void end() { stack_.pop_back(); }
@@ -33,6 +36,8 @@ class JsonTree {
   }
   void value(std::string_view s) { place(nlohmann::ordered_json(std::string(s))); }
   void null() { place(nlohmann::ordered_json()); }
+  /// A value given as JSON text.
+  void raw(std::string_view json) { place(nlohmann::ordered_json::parse(json)); }
   nlohmann::ordered_json take() { return std::move(root_); }
 
  private:
@@ -51,16 +56,18 @@ class JsonTree {
   std::string key_;
 };
 
-/// Writes dump(2)'s text into `out`, later lines indented by `indent` more spaces.
+/// Writes dump(2)'s text into `out`, later lines indented by `indent` more spaces; with `pretty`
+/// false, dump()'s compact text instead (strings that are not plain ASCII through nlohmann's
+/// strict serializer, as dump() writes them).
 class JsonText {
  public:
-  JsonText(std::string& out, unsigned indent) : out_(out), indent_(indent) {}
+  JsonText(std::string& out, unsigned indent, bool pretty = true) : out_(out), indent_(indent), pretty_(pretty) {}
   void begin_object() { open('{'); }
   void begin_array() { open('['); }
   void end() {
     const Level l = levels_.back();
     levels_.pop_back();
-    if (l.members) {
+    if (l.members && pretty_) {
       out_ += '\n';
       out_.append(indent_ + 2 * levels_.size(), ' ');
     }
@@ -68,13 +75,13 @@ class JsonText {
   }
   void key(std::string_view k) {
     member();
-    append_json_string(out_, k);
-    out_ += ": ";
+    string(k);
+    out_ += pretty_ ? ": " : ":";
     keyed_ = true;
   }
   void value(std::string_view s) {
     before_value();
-    append_json_string(out_, s);
+    string(s);
   }
   void value(const std::string& s) { value(std::string_view(s)); }
   void value(const char* s) { value(std::string_view(s)); }
@@ -93,6 +100,11 @@ class JsonText {
     before_value();
     out_ += "null";
   }
+  /// A value given as JSON text, written as it is (compact text inside compact text).
+  void raw(std::string_view json) {
+    before_value();
+    out_ += json;
+  }
 
  private:
   struct Level {
@@ -108,9 +120,23 @@ class JsonText {
   void member() {
     if (levels_.empty()) return;
     Level& l = levels_.back();
+    if (!pretty_) {
+      if (l.members) out_ += ',';
+      l.members = true;
+      return;
+    }
     out_ += l.members ? ",\n" : "\n";
     l.members = true;
     out_.append(indent_ + 2 * levels_.size(), ' ');
+  }
+  void string(std::string_view s) {
+    if (pretty_ || plain_ascii(s)) append_json_string(out_, s);
+    else out_ += nlohmann::ordered_json(std::string(s)).dump();
+  }
+  static bool plain_ascii(std::string_view s) {
+    for (const char c : s)
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) return false;
+    return true;
   }
   void before_value() {
     if (keyed_) {
@@ -121,7 +147,8 @@ class JsonText {
   }
   void scalar(const nlohmann::ordered_json& j) {
     before_value();
-    append_pretty_json(out_, j, indent_ + 2 * static_cast<unsigned>(levels_.size()));
+    if (pretty_) append_pretty_json(out_, j, indent_ + 2 * static_cast<unsigned>(levels_.size()));
+    else out_ += j.dump();
   }
   template <class Int>
   void integer(Int v) {
@@ -131,6 +158,7 @@ class JsonText {
   }
   std::string& out_;
   unsigned indent_;
+  bool pretty_;
   std::vector<Level> levels_;
   bool keyed_ = false;
 };

@@ -1,28 +1,23 @@
 // The JSON fields shared by several reports, written once for both emitters of
 // report/json_emit.hpp (the nlohmann tree and the streamed text): a target's limits, a target, a
-// breakdown. report/json.cpp builds the trees the other reports use from these.
+// breakdown (the limits from their column model, report/limit_columns.hpp). report/json.cpp builds the trees the other reports use from these.
 #pragma once
 
 #include <string_view>
 
 #include "report/json_emit.hpp"
+#include "report/limit_columns.hpp"
 #include "tilefit/analysis/target.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/layout.hpp"
 
 namespace tilefit::report::emit {
 
-/// optin_per_block, per_sm, reserved_per_block, default_per_block, max_ctas_per_sm, regs_per_sm,
-/// threads_per_sm: members of the object being written.
+/// The limit columns (report/limit_columns.hpp: optin_per_block_bytes, per_sm_bytes, ...,
+/// threads_per_sm): members of the object being written.
 template <class Out>
 void limits_members(Out& o, const model::Limits& lim) {
-  o.key("optin_per_block"), o.value(lim.optin_per_block);
-  o.key("per_sm"), o.value(lim.per_sm);
-  o.key("reserved_per_block"), o.value(lim.reserved_per_block);
-  o.key("default_per_block"), o.value(lim.default_per_block);
-  o.key("max_ctas_per_sm"), o.value(lim.max_ctas_per_sm);
-  o.key("regs_per_sm"), o.value(lim.regs_per_sm);
-  o.key("threads_per_sm"), o.value(lim.threads_per_sm);
+  write_members(o, limit_columns(), lim);
 }
 
 /// source, [device, device_name,] arch and the limits: members of the object being written.

@@ -13,6 +13,9 @@
 #include "tilefit/model/layout.hpp"
 #include "tilefit/model/result.hpp"
 #include "tilefit/report/json.hpp"
+#include "report/limit_columns.hpp"
+#include "report/result_columns.hpp"
+#include "report/suggest_columns.hpp"
 
 namespace tilefit::report {
 namespace {
@@ -186,11 +189,92 @@ ordered_json strict_object(ordered_json props, bool all_required = true) {
   return o;
 }
 
-/// The limits members of a target (report/json.cpp add_limits).
-void add_limit_props(ordered_json& props) {
-  for (const char* k : {"optin_per_block", "per_sm", "reserved_per_block", "default_per_block",
-                        "max_ctas_per_sm", "regs_per_sm", "threads_per_sm"})
-    props[k] = {{"type", "integer"}, {"minimum", 0}};
+/// A document of results: schema_version, tool, `command` (required, third, or else optional and
+/// last), target and results (of the $defs named), errors, and a summary of `counts`.
+ordered_json results_document(const char* command, bool command_required, const char* target, const char* result,
+                              std::initializer_list<const char*> counts) {
+  ordered_json summary = ordered_json::object();
+  for (const char* c : counts) summary[c] = {{"type", "integer"}, {"minimum", 0}};
+  ordered_json props = {{"schema_version", {{"const", kSchemaVersion}}}, {"tool", {{"const", "tilefit"}}}};
+  if (command_required) props["command"] = {{"const", command}};
+  props["target"] = {{"$ref", std::string("#/$defs/") + target}};
+  props["results"] = {{"type", "array"}, {"items", {{"$ref", std::string("#/$defs/") + result}}}};
+  props["errors"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/error"}}}};
+  props["summary"] = strict_object(std::move(summary));
+  ordered_json doc = strict_object(std::move(props));
+  if (!command_required) doc["properties"]["command"] = {{"const", command}};
+  return doc;
+}
+
+/// What the results schema needs to say a column's type: the statuses and the arch pattern.
+struct ColumnTypes {
+  ordered_json status;
+  ordered_json arch;
+};
+
+/// The schema of a column (report/columns.hpp): its type, null when nullable, its description.
+template <class Row>
+ordered_json column_schema(const Column<Row>& c, const ColumnTypes& types) {
+  using T = ColumnType;
+  ordered_json s;
+  switch (c.type) {
+    case T::text: s = {{"type", "string"}}; break;
+    case T::integer: s = {{"type", "integer"}}; break;
+    case T::count: s = {{"type", "integer"}, {"minimum", 0}}; break;
+    case T::boolean: s = {{"type", "boolean"}}; break;
+    case T::arch: s = types.arch; break;
+    case T::status: s = types.status; break;
+    case T::tile:
+      s = {{"type", "array"}, {"items", {{"type", "integer"}, {"minimum", 1}}}, {"minItems", 3}, {"maxItems", 3}};
+      break;
+    case T::breakdown: s = {{"$ref", "#/$defs/breakdown"}}; break;
+    case T::target: s = {{"$ref", "#/$defs/target"}}; break;
+    case T::texts: s = {{"type", "array"}, {"items", {{"type", "string"}}}}; break;
+    case T::diagnostics: s = {{"type", "array"}, {"items", {{"$ref", "#/$defs/diagnostic"}}}}; break;
+    case T::object: s = {{"type", "object"}}; break;
+    case T::config: s = {{"$ref", "#/$defs/config"}}; break;
+    case T::positive: s = {{"type", "integer"}, {"minimum", 1}}; break;
+    case T::fits: s = enum_of({"fits"}); break;
+    case T::changes: {
+      const ordered_json str = {{"type", "string"}};
+      s = {{"type", "array"}, {"items", strict_object({{"field", str}, {"from", str}, {"to", str}})}};
+      break;
+    }
+  }
+  if (c.nullable) s = nullable(std::move(s));
+  s["description"] = std::string(c.description) + (c.unit == Unit::bytes ? " (bytes)" : "");
+  return s;
+}
+
+/// The properties of the JSON columns of `set`, in order; each deprecated key before the key that
+/// replaces it, marked deprecated.
+template <class Row>
+void add_column_props(ordered_json& props, std::span<const Column<Row>> set, const ColumnTypes& types) {
+  for (const Column<Row>& c : set) {
+    if (!c.json) continue;
+    ordered_json s = column_schema(c, types);
+    if (!c.deprecated_key.empty()) {
+      ordered_json old = s;
+      old["description"] = "deprecated since schema_version " + std::to_string(kSchemaVersion) + ": the same as \"" +
+                           std::string(c.key) + "\", which replaces it; removed in schema_version " +
+                           std::to_string(kSchemaVersion + 1);
+      old["deprecated"] = true;
+      props[std::string(c.deprecated_key)] = std::move(old);
+    }
+    props[std::string(c.key)] = std::move(s);
+  }
+}
+
+/// The keys of `set` that every row has (a column with `shown` is not required), deprecated ones too.
+template <class Row>
+ordered_json required_keys(std::span<const Column<Row>> set) {
+  ordered_json req = ordered_json::array();
+  for (const Column<Row>& c : set) {
+    if (!c.json || c.shown) continue;
+    if (!c.deprecated_key.empty()) req.push_back(std::string(c.deprecated_key));
+    req.push_back(std::string(c.key));
+  }
+  return req;
 }
 
 }  // namespace
@@ -229,11 +313,14 @@ ordered_json results_schema() {
   const ordered_json string = {{"type", "string"}};
   const ordered_json arch = {{"type", "string"}, {"pattern", "^sm_[0-9]+$"}};
 
+  const ColumnTypes types{enum_of(statuses), arch};
+
   // A target (report/json.cpp target_json); `mode` only at the top level.
   ordered_json tprops = {{"source", enum_of(sources)}, {"device", integer}, {"device_name", string}, {"arch", arch}};
-  add_limit_props(tprops);
+  add_column_props(tprops, limit_columns(), types);
   ordered_json target = strict_object(tprops, false);
-  target["required"] = {"source", "arch", "optin_per_block", "per_sm", "reserved_per_block"};
+  target["required"] = {"source", "arch"};
+  for (const ordered_json& k : required_keys(limit_columns())) target["required"].push_back(k);
   defs["target"] = target;
   ordered_json run_target = target;
   run_target["properties"]["mode"] = enum_of(modes);
@@ -254,43 +341,15 @@ ordered_json results_schema() {
                         {"additionalProperties", {{"type", {"integer", "boolean", "string"}}}},
                         {"description", "a typed diagnostic: its code's values (bytes, stages, names) beside the sentence"}};
 
-  ordered_json change = strict_object({{"field", string}, {"from", string}, {"to", string}});
-  defs["suggestion"] = strict_object({{"config", {{"$ref", "#/$defs/config"}}},
-                                      {"change", string},
-                                      {"changes", {{"type", "array"}, {"items", change}}},
-                                      {"distance", {{"type", "integer"}, {"minimum", 1}}},
-                                      {"smem_bytes", bytes},
-                                      {"saved_bytes", integer},
-                                      {"stages", integer},
-                                      {"max_stages", integer},
-                                      {"status", enum_of({"fits"})},
-                                      {"headroom_bytes", bytes}});
+  // A suggestion (suggest --format json): its columns (report/suggest_columns.hpp), all required.
+  ordered_json suggestion_props = ordered_json::object();
+  add_column_props(suggestion_props, suggest_columns(), types);
+  defs["suggestion"] = strict_object(suggestion_props);
 
-  ordered_json result = strict_object({{"name", string},
-                                       {"file", string},
-                                       {"index", {{"type", "integer"}, {"minimum", 0}}},
-                                       {"kernel", nullable(string)},
-                                       {"kernel_reason", string},
-                                       {"cutlass_kernel", string},
-                                       {"arch", arch},
-                                       {"tile", {{"type", "array"}, {"items", {{"type", "integer"}, {"minimum", 1}}},
-                                                 {"minItems", 3}, {"maxItems", 3}}},
-                                       {"fits", {{"type", "boolean"}}},
-                                       {"status", enum_of(statuses)},
-                                       {"stages", integer},
-                                       {"auto_stages", {{"type", "boolean"}}},
-                                       {"max_stages", {{"type", "integer"}, {"minimum", 0}}},
-                                       {"max_stages_smem_bytes", nullable(bytes)},
-                                       {"smem_bytes", nullable(bytes)},
-                                       {"limit_bytes", bytes},
-                                       {"headroom_bytes", nullable(integer)},
-                                       {"ctas_per_sm", {{"type", "integer"}, {"minimum", 0}}},
-                                       {"breakdown", {{"$ref", "#/$defs/breakdown"}}},
-                                       {"epilogue_smem", nullable(bytes)},
-                                       {"mainloop_smem", nullable(bytes)},
-                                       {"target", {{"$ref", "#/$defs/target"}}},
-                                       {"notes", {{"type", "array"}, {"items", string}}},
-                                       {"diagnostics", {{"type", "array"}, {"items", {{"$ref", "#/$defs/diagnostic"}}}}}});
+  // A result: its columns (report/result_columns.hpp), all required.
+  ordered_json result_props = ordered_json::object();
+  add_column_props(result_props, result_columns(), types);
+  ordered_json result = strict_object(result_props);
   result["properties"]["suggestions"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/suggestion"}}}};
   defs["result"] = result;
 
@@ -302,26 +361,16 @@ ordered_json results_schema() {
                                  {"message", string},
                                  {"text", string}});
 
-  const ordered_json count = {{"type", "integer"}, {"minimum", 0}};
   ordered_json s;
   s["$schema"] = kDraft;
-  s["$id"] = "urn:tilefit:schema:results:1";
+  s["$id"] = "urn:tilefit:schema:results:" + std::to_string(kSchemaVersion);
   s["title"] = "tilefit results";
   s["description"] =
       "The output of `tilefit check --format json` (and `suggest --format json`, whose results carry "
       "\"suggestions\"), or of `tilefit sweep --format json` (\"command\": \"sweep\"). Generated by "
       "`tilefit schema results`.";
-  ordered_json top = strict_object({{"schema_version", {{"const", kSchemaVersion}}},
-                                    {"tool", {{"const", "tilefit"}}},
-                                    {"target", {{"$ref", "#/$defs/run_target"}}},
-                                    {"results", {{"type", "array"}, {"items", {{"$ref", "#/$defs/result"}}}}},
-                                    {"errors", {{"type", "array"}, {"items", {{"$ref", "#/$defs/error"}}}}},
-                                    {"summary", strict_object({{"configs", count},
-                                                               {"fits", count},
-                                                               {"does_not_fit", count},
-                                                               {"invalid", count},
-                                                               {"errors", count}})}});
-  top["properties"]["command"] = {{"const", "suggest"}};
+  const ordered_json top = results_document("suggest", false, "run_target", "result",
+                                            {"configs", "fits", "does_not_fit", "invalid", "errors"});
 
   // `tilefit sweep --format json` (report/sweep_report.cpp JsonWriter): each result also carries
   // the alternatives it took and its concrete config; the summary counts candidates.
@@ -330,23 +379,11 @@ ordered_json results_schema() {
   defs["sweep_target"] = sweep_target;
   ordered_json sweep_result = defs["result"];
   sweep_result["properties"].erase("suggestions");
-  sweep_result["properties"]["alternatives"] = {{"type", "object"}};
-  sweep_result["properties"]["config"] = {{"$ref", "#/$defs/config"}};
-  sweep_result["required"].push_back("alternatives");
-  sweep_result["required"].push_back("config");
+  add_column_props(sweep_result["properties"], sweep_columns(), types);
+  for (const ordered_json& k : required_keys(sweep_columns())) sweep_result["required"].push_back(k);
   defs["sweep_result"] = sweep_result;
-  ordered_json sweep = strict_object({{"schema_version", {{"const", kSchemaVersion}}},
-                                      {"tool", {{"const", "tilefit"}}},
-                                      {"command", {{"const", "sweep"}}},
-                                      {"target", {{"$ref", "#/$defs/sweep_target"}}},
-                                      {"results", {{"type", "array"}, {"items", {{"$ref", "#/$defs/sweep_result"}}}}},
-                                      {"errors", {{"type", "array"}, {"items", {{"$ref", "#/$defs/error"}}}}},
-                                      {"summary", strict_object({{"candidates", count},
-                                                                 {"fits", count},
-                                                                 {"does_not_fit", count},
-                                                                 {"invalid", count},
-                                                                 {"listed", count},
-                                                                 {"errors", count}})}});
+  const ordered_json sweep = results_document("sweep", true, "sweep_target", "sweep_result",
+                                              {"candidates", "fits", "does_not_fit", "invalid", "listed", "errors"});
   s["anyOf"] = {top, sweep};
   s["$defs"] = std::move(defs);
   return s;

@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
+#include "report/suggest_columns.hpp"
+
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/report/check_report.hpp"
+#include "tilefit/model/arch.hpp"
 #include "tilefit/report/csv.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 
@@ -11,6 +16,67 @@ namespace tilefit::report {
 namespace {
 
 using nlohmann::ordered_json;
+
+void num(std::string& out, long long v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+using T = ColumnType;
+using R = SuggestRow;
+
+const Column<R> kSuggestColumns[] = {
+    {.key = "name", .description = "the config the suggestion is for",
+     .csv = "name", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, c.row.entry.result.name); }},
+    {.key = "file", .description = "its file",
+     .csv = "file", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, c.row.entry.file); }},
+    {.key = "index", .type = T::count, .description = "its position in that file",
+     .csv = "index", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.entry.index); }},
+    {.key = "arch", .type = T::arch, .description = "the architecture",
+     .csv = "arch", .csv_field = [](CsvCell<R>& c) { c.out += model::arch_name(c.row.entry.result.arch); }},
+    {.key = "rank", .type = T::count, .description = "1 for the nearest",
+     .csv = "rank", .csv_field = [](CsvCell<R>& c) { num(c.out, static_cast<long long>(c.row.rank)); }},
+    {.key = "config", .type = T::config, .description = "the changed config",
+     .json = json_fns<R>([](auto& o, const R& r) { o.raw(io::config_json(r.suggestion.config)); }),
+     .csv = "config", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, io::config_json(c.row.suggestion.config)); }},
+    {.key = "change", .description = "what changed, in words (\"field: from -> to; ...\")",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(change_text(r.suggestion.changes)); }),
+     .csv = "change", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, change_text(c.row.suggestion.changes)); }},
+    {.key = "changes", .type = T::changes, .description = "what changed, field by field",
+     .json = json_fns<R>([](auto& o, const R& r) {
+       o.begin_array();
+       for (const analysis::FieldChange& ch : r.suggestion.changes) {
+         o.begin_object();
+         o.key("field"), o.value(ch.field);
+         o.key("from"), o.value(ch.from);
+         o.key("to"), o.value(ch.to);
+         o.end();
+       }
+       o.end();
+     })},
+    {.key = "distance", .type = T::positive, .description = "how many moves away from the config",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.distance); }),
+     .csv = "distance", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.distance); }},
+    {.key = "smem_bytes", .type = T::count, .unit = Unit::bytes, .description = "the shared memory it requests",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(*r.suggestion.result.smem_bytes); }),
+     .csv = "smem_bytes", .csv_field = [](CsvCell<R>& c) { num(c.out, *c.row.suggestion.result.smem_bytes); }},
+    {.key = "saved_bytes", .type = T::integer, .unit = Unit::bytes,
+     .description = "the config's bytes (or what its builder pick needs) minus these",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.saved_bytes); }),
+     .csv = "saved_bytes", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.saved_bytes); }},
+    {.key = "limit_bytes", .type = T::count, .unit = Unit::bytes, .description = "the opt-in limit per block",
+     .csv = "limit_bytes", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.result.limit_bytes); }},
+    {.key = "stages", .type = T::integer, .description = "the stages it is built with",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.result.stages); }),
+     .csv = "stages", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.result.stages); }},
+    {.key = "max_stages", .type = T::integer, .description = "the largest stage count that fits",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.result.max_stages); })},
+    {.key = "status", .type = T::fits, .description = "fits (a suggestion always does)",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(std::string(model::status_name(r.suggestion.result.status))); }),
+     .csv = "status", .csv_field = [](CsvCell<R>& c) { c.out += model::status_name(c.row.suggestion.result.status); }},
+    {.key = "headroom_bytes", .type = T::count, .unit = Unit::bytes, .description = "limit_bytes - smem_bytes",
+     .json = json_fns<R>([](auto& o, const R& r) { o.value(*r.suggestion.result.headroom_bytes); })},
+};
 
 std::string line_of(std::size_t rank, const analysis::Suggestion& s) {
   const model::Result& r = s.result;
@@ -94,21 +160,24 @@ std::string suggest_markdown(const SuggestRun& run) {
   return out + list + "\n" + tally_line(run);
 }
 
+std::span<const Column<SuggestRow>> suggest_columns() { return kSuggestColumns; }
+
 std::string suggest_csv(const SuggestRun& run) {
-  std::string out =
-      "name,file,index,arch,rank,change,distance,stages,smem_bytes,saved_bytes,limit_bytes,status,config\n";
+  std::vector<const Column<SuggestRow>*> columns;
+  std::string out;
+  for (const std::string_view k : kSuggestCsvKeys) {
+    columns.push_back(find_column(suggest_columns(), k));
+    out += (out.empty() ? "" : ",") + std::string(columns.back()->csv);
+  }
+  out += '\n';
   for (std::size_t i = 0; i < run.check.entries.size(); ++i) {
-    const analysis::Entry& e = run.check.entries[i];
     for (std::size_t k = 0; k < run.suggestions[i].size(); ++k) {
-      const analysis::Suggestion& s = run.suggestions[i][k];
-      append_csv_field(out, e.result.name);
-      out += ',';
-      append_csv_field(out, e.file);
-      out += fmt::format(",{},{},{},", e.index, model::arch_name(e.result.arch), k + 1);
-      append_csv_field(out, change_text(s.changes));
-      out += fmt::format(",{},{},{},{},{},{},", s.distance, s.result.stages, *s.result.smem_bytes,
-                         s.saved_bytes, s.result.limit_bytes, model::status_name(s.result.status));
-      append_csv_field(out, io::config_json(s.config));
+      const SuggestRow row{run.check.entries[i], run.suggestions[i][k], k + 1};
+      CsvCell<SuggestRow> cell{out, row, {}};
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (c) out += ',';
+        columns[c]->csv_field(cell);
+      }
       out += '\n';
     }
   }
@@ -121,21 +190,10 @@ ordered_json suggest_json(const SuggestRun& run) {
   auto& results = j["results"];
   for (std::size_t i = 0; i < run.check.entries.size(); ++i) {
     ordered_json list = ordered_json::array();
-    for (const analysis::Suggestion& s : run.suggestions[i]) {
-      ordered_json o;
-      o["config"] = ordered_json::parse(io::config_json(s.config));
-      o["change"] = change_text(s.changes);
-      ordered_json changes = ordered_json::array();
-      for (const analysis::FieldChange& c : s.changes)
-        changes.push_back({{"field", c.field}, {"from", c.from}, {"to", c.to}});
-      o["changes"] = std::move(changes);
-      o["distance"] = s.distance;
-      o["smem_bytes"] = *s.result.smem_bytes;
-      o["saved_bytes"] = s.saved_bytes;
-      o["stages"] = s.result.stages;
-      o["max_stages"] = s.result.max_stages;
-      o["status"] = std::string(model::status_name(s.result.status));
-      o["headroom_bytes"] = *s.result.headroom_bytes;
+    for (std::size_t k = 0; k < run.suggestions[i].size(); ++k) {
+      ordered_json o = ordered_json::object();
+      emit::JsonTree t(o);
+      write_members(t, suggest_columns(), SuggestRow{run.check.entries[i], run.suggestions[i][k], k + 1});
       list.push_back(std::move(o));
     }
     results[i]["suggestions"] = std::move(list);

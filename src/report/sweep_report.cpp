@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "report/buffered.hpp"
+#include "report/result_columns.hpp"
 #include "report/table.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/arch.hpp"
@@ -42,21 +43,6 @@ std::vector<std::string> axis_cells(const std::vector<std::string>& fields, cons
   return out;
 }
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string stages_cell(const model::Result& r) {
-  std::string s = r.stages > 0 || !r.auto_stages ? std::to_string(r.stages) : "-";
-  if (r.auto_stages && !r.family.empty()) s += " auto";
-  return s;
-}
-
-std::string matrix_cell(const model::Result& r) {
-  if (r.status == model::Status::Invalid) return "INVALID";
-  return verdict_text(r.status) + " (" + std::to_string(r.stages) + ")";
-}
 
 /// Table and Markdown: one row per listed candidate (one per candidate per architecture when there
 /// is one target; one column per architecture when there are several).
@@ -84,9 +70,10 @@ class TextWriter final : public SweepWriter {
     if (matrix_) {
       for (std::size_t c = 1 + fields_.size(); c < cols_; ++c) widths_[c] = std::string("DOES NOT FIT (4096)").size();
     } else {
-      // ARCH, KERNEL, STAGES, MAX, SMEM / LIMIT (B), HEADROOM, CTAs/SM, VERDICT
+      // kSweepTableKeys: ARCH, KERNEL, STAGES, MAX, SMEM / LIMIT (B), HEADROOM, CTAs/SM, VERDICT
       const std::size_t fixed[] = {6, 17, 9, 4, 17, 8, 7, 12};
-      for (std::size_t j = 0; j < 8; ++j) widths_[1 + fields_.size() + j] = fixed[j];
+      static_assert(std::size(fixed) == std::size(kSweepTableKeys));
+      for (std::size_t j = 0; j < std::size(fixed); ++j) widths_[1 + fields_.size() + j] = fixed[j];
     }
     out_.buf() += markdown_ ? table_.markdown_head() : table_.head_line(widths_);
   }
@@ -100,18 +87,9 @@ class TextWriter final : public SweepWriter {
       return;
     }
     for (const Entry& e : entries) {
-      const model::Result& r = e.result;
-      std::vector<std::string> row{r.name};
+      std::vector<std::string> row{e.result.name};
       for (std::string& v : axis_cells(fields_, space, i)) row.push_back(std::move(v));
-      row.push_back(model::arch_name(r.arch));
-      row.push_back(r.family.empty() ? "-" : std::string(r.family));
-      row.push_back(stages_cell(r));
-      row.push_back(std::to_string(r.max_stages));
-      row.push_back(r.smem_bytes ? fmt::format("{} / {}", *r.smem_bytes, r.limit_bytes)
-                                 : fmt::format("- / {}", r.limit_bytes));
-      row.push_back(r.headroom_bytes ? std::to_string(*r.headroom_bytes) : "-");
-      row.push_back(r.fits ? std::to_string(r.ctas_per_sm) : "-");
-      row.push_back(verdict_text(r.status));
+      for (std::string& v : result_cells(e, kSweepTableKeys)) row.push_back(std::move(v));
       write(row);
     }
   }
@@ -130,13 +108,7 @@ class TextWriter final : public SweepWriter {
     if (matrix_) {
       for (int sm : req.archs) c.push_back({model::arch_name(sm), A::left});
     } else {
-      for (const char* h : {"arch", "kernel"}) c.push_back({markdown_ ? h : upper(h), A::left});
-      c.push_back({markdown_ ? "stages" : "STAGES", A::right});
-      c.push_back({markdown_ ? "max" : "MAX", A::right});
-      c.push_back({markdown_ ? "smem / limit (B)" : "SMEM / LIMIT (B)", A::right});
-      c.push_back({markdown_ ? "headroom" : "HEADROOM", A::right});
-      c.push_back({"CTAs/SM", A::right});
-      c.push_back({markdown_ ? "verdict" : "VERDICT", A::left});
+      for (Table::Column& rc : table_columns(result_columns(), kSweepTableKeys, markdown_)) c.push_back(std::move(rc));
     }
     cols_ = c.size();
     return c;
@@ -187,16 +159,13 @@ class JsonWriter final : public SweepWriter {
   void result(const io::ConfigSpace& space, std::uint64_t i, std::span<const Entry> entries) override {
     const std::vector<std::size_t> choice = space.choice(i);
     for (const Entry& e : entries) {
-      std::string obj = result_json(e).dump();
-      obj.pop_back();  // the closing brace: alternatives and config follow
-      obj += ",\"alternatives\":{";
-      for (std::size_t a = 0; a < space.axes().size(); ++a) {
-        if (a) obj += ',';
-        io::append_json_string(obj, space.axes()[a].field);
-        obj += ':';
-        obj += space.axes()[a].shown[choice[a]];
-      }
-      obj += "},\"config\":" + io::config_json(e.config) + "}";
+      // A check result's columns, then the sweep's (alternatives, config), as dump() writes them.
+      std::string obj;
+      emit::JsonText o(obj, 0, /*pretty=*/false);
+      o.begin_object();
+      write_members(o, result_columns(), e);
+      write_members(o, sweep_columns(), SweepRow{e, space, choice});
+      o.end();
       out_.buf() += first_ ? "\n  " : ",\n  ";
       first_ = false;
       out_.buf() += obj;

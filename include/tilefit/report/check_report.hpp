@@ -8,7 +8,7 @@
 //
 //   1 config: 0 fit, 1 do not fit, 0 invalid
 //
-// JSON sample (to_json): {"schema_version": 1, "tool": "tilefit", "target": {"mode": ...},
+// JSON sample (to_json): {"schema_version": 2, "tool": "tilefit", "target": {"mode": ...},
 //   "results": [{"name", "file", "index", "kernel", "kernel_reason", "cutlass_kernel", "arch",
 //   "tile", "fits", "status", "stages", ..., "target": {...}, "notes": [...],
 //   "diagnostics": [...]}], "errors": [...], "summary": {...}}
@@ -26,6 +26,7 @@
 #include "tilefit/report/format.hpp"
 #include "tilefit/report/summary_line.hpp"
 #include "tilefit/report/tile_text.hpp"
+#include "tilefit/report/verdict_text.hpp"
 
 namespace tilefit::report {
 
@@ -76,7 +77,6 @@ std::string render_csv(const analysis::CheckRun& run);
 ///   bf16_coop_128x256x64  fits (4)  INVALID
 std::string render_matrix(const analysis::CheckRun& run, bool markdown);
 
-
 /// JSON for scripts: schema_version, tool, target, results, errors, summary.
 nlohmann::ordered_json to_json(const analysis::CheckRun& run);
 
@@ -91,9 +91,5 @@ nlohmann::ordered_json problem_json(const analysis::Problem& p);
 
 /// The messages of a result's diagnostics, in order (the JSON `notes`).
 std::vector<std::string> notes(const model::Result& r);
-
-/// "fits", "DOES NOT FIT", "INVALID".
-std::string verdict_text(model::Status s);
-
 
 }  // namespace tilefit::report

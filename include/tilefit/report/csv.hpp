@@ -9,11 +9,9 @@
 #include <string_view>
 
 #include "tilefit/analysis/check.hpp"
+#include "tilefit/report/csv_field.hpp"
 
 namespace tilefit::report {
-
-/// Appends `field` to `out`, quoted when it holds a comma, a quote or a line break.
-void append_csv_field(std::string& out, std::string_view field);
 
 /// The header line of result rows (ends with "\n").
 std::string_view csv_header();

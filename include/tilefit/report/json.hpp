@@ -3,7 +3,7 @@
 // here, so a field has one name and one form everywhere. Sample:
 //
 //   "target": {"source": "device", "device": 0, "device_name": "NVIDIA H200", "arch": "sm_90",
-//              "optin_per_block": 232448, "per_sm": 233472, "reserved_per_block": 1024, ...}
+//              "optin_per_block": 232448, "optin_per_block_bytes": 232448, "per_sm": 233472, ...}
 //   "diagnostics": [{"code": "over_limit_initialize", "severity": "error", "message": "...",
 //                    "stages": 3, "builder_pick": true, "smem_bytes": 102400, ...}]
 #pragma once
@@ -17,12 +17,15 @@
 
 namespace tilefit::report {
 
-/// The version of every JSON document tilefit writes (check, sweep, device, probe, archs).
+/// The version of the JSON documents tilefit writes with results or limits (check, suggest,
+/// sweep, device, probe, archs; `families` keeps its own, report/families_report.cpp).
 /// Additions (new fields, new diagnostic codes) keep it; a change of meaning or a removal
-/// raises it.
-inline constexpr int kSchemaVersion = 1;
+/// raises it. 2: every byte count's key ends in "_bytes" (optin_per_block_bytes, ...), the old
+/// key kept beside it, same value, until 3 (README "JSON schema versions").
+inline constexpr int kSchemaVersion = 2;
 
-/// Adds the Limits fields (optin_per_block, per_sm, reserved_per_block, default_per_block,
+/// Adds the Limits fields (report/limit_columns.hpp: optin_per_block_bytes, per_sm_bytes,
+/// reserved_per_block_bytes, default_per_block_bytes, each after the key it replaces,
 /// max_ctas_per_sm, regs_per_sm, threads_per_sm) to `j`.
 void add_limits(nlohmann::ordered_json& j, const model::Limits& lim);
 

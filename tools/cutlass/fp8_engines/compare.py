@@ -18,6 +18,8 @@ import sys
 import tempfile
 
 KEYS = ("status", "stages", "smem_bytes", "epilogue_smem", "mainloop_smem")
+# The result's key for a row's "expect" key (results schema_version 2 renamed the byte counts).
+RESULT_KEY = {"epilogue_smem": "epilogue_smem_bytes", "mainloop_smem": "mainloop_smem_bytes"}
 
 
 def main():
@@ -47,7 +49,8 @@ def main():
             print("NOT READ %s" % row["id"])
             bad += 1
             continue
-        diff = [(k, row["expect"][k], got.get(k)) for k in KEYS if k in row["expect"] and row["expect"][k] != got.get(k)]
+        diff = [(k, row["expect"][k], got.get(RESULT_KEY.get(k, k))) for k in KEYS
+                if k in row["expect"] and row["expect"][k] != got.get(RESULT_KEY.get(k, k))]
         if diff:
             bad += 1
             print("DIFFERS %s: %s" % (row["id"], ", ".join("%s measured %s, model %s" % d for d in diff)))
