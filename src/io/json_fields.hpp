@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/json_value.hpp"
+#include "tilefit/io/vocabulary.hpp"
 
 namespace tilefit::io::detail {
 
@@ -51,24 +52,25 @@ std::optional<std::string> read_string(const Value& v, Errors& errors);
 /// ".1", "+git1234"), at most 32 bytes.
 std::optional<std::string> read_triton_version(const Value& v, Errors& errors);
 
-/// A string naming one of `choices` (a comma-separated list as the model gives them),
-/// matched case-insensitively through `parse`; suggests the nearest name when unknown.
+/// A string naming one of the names of `kind` (allowed_names(kind), from the model's name
+/// tables), matched case-insensitively through `parse`; `choices` is the "allowed:" text the
+/// model derives from the same table. Suggests the nearest name when unknown.
 template <class Parse>
 auto read_choice(const Value& v, Parse parse, std::string_view noun, std::string_view choices,
-                 Errors& errors) -> decltype(parse(std::string_view{}));
+                 FieldKind kind, Errors& errors) -> decltype(parse(std::string_view{}));
 
-/// Suggestion for `word` among the names in a *_choices() list.
-std::optional<std::string> suggest_choice(std::string_view word, std::string_view choices);
+/// Suggestion for `word` among allowed_names(kind).
+std::optional<std::string> suggest_name(std::string_view word, FieldKind kind);
 
 template <class Parse>
 auto read_choice(const Value& v, Parse parse, std::string_view noun, std::string_view choices,
-                 Errors& errors) -> decltype(parse(std::string_view{})) {
+                 FieldKind kind, Errors& errors) -> decltype(parse(std::string_view{})) {
   if (v.kind != Value::Kind::String) {
     errors.push_back(type_error("a string", v, choices));
     return std::nullopt;
   }
   if (auto r = parse(lower_ascii(v.text))) return r;
-  errors.push_back(value_error(v, noun, choices, suggest_choice(v.text, choices)));
+  errors.push_back(value_error(v, noun, choices, suggest_name(v.text, kind)));
   return std::nullopt;
 }
 
