@@ -320,8 +320,7 @@ class Decoder {
   void read_pipeline(Members& m, model::KernelConfig& cfg) {
     Errors e;
     if (const Value* v = m.get("schedule")) {
-      if (auto s = read_choice(*v, model::parse_schedule, "schedule", model::schedule_choices(),
-                                FieldKind::schedule, e))
+      if (auto s = read_enum(*v, model::schedule_names(), "schedule", e))
         cfg.schedule = *s;
       m.file(e);
     }
@@ -344,8 +343,7 @@ class Decoder {
       m.file(e);
     }
     if (const Value* v = m.get("mma")) {
-      if (auto x = read_choice(*v, model::parse_mma, "MMA instruction", model::mma_choices(),
-                                FieldKind::mma, e))
+      if (auto x = read_enum(*v, model::mma_names(), "MMA instruction", e))
         cfg.mma = *x;
       m.file(e);
     }
@@ -546,10 +544,9 @@ class Decoder {
 
   void read_epilogue(const Value& v, Members& m, model::KernelConfig& cfg) {
     Errors e;
-    const std::string variants(model::epilogue_choices());
+    const std::string_view variants = model::epilogue_choices();
     if (v.kind == Value::Kind::String) {
-      if (auto x = read_choice(v, model::parse_epilogue, "epilogue variant", variants,
-                                FieldKind::epilogue_variant, e))
+      if (auto x = read_enum(v, model::epilogue_names(), "epilogue variant", e))
         cfg.epilogue.variant = *x;
       m.file(e);
       return;
@@ -568,8 +565,7 @@ class Decoder {
                suggest_);
     model::EpilogueSpec& spec = cfg.epilogue;
     if (const Value* x = em.get("variant")) {
-      if (auto r = read_choice(*x, model::parse_epilogue, "epilogue variant", variants,
-                                FieldKind::epilogue_variant, e))
+      if (auto r = read_enum(*x, model::epilogue_names(), "epilogue variant", e))
         spec.variant = *r;
       em.file(e);
     }
@@ -616,16 +612,14 @@ class Decoder {
     Errors e;
     bool launcher_bad = false, op_bad = false, blocks_ok = false;
     if (const Value* v = m.get("launcher")) {
-      if (auto l = read_choice(*v, model::parse_launcher, "launcher", model::launcher_choices(),
-                                FieldKind::launcher, e))
+      if (auto l = read_enum(*v, model::launcher_names(), "launcher", e))
         cfg.launcher = *l;
       else
         launcher_bad = true;
       m.file(e);
     }
     if (const Value* v = m.get("op")) {
-      if (auto o = read_choice(*v, model::parse_engine_op, "op", model::engine_op_choices(),
-                                FieldKind::engine_op, e))
+      if (auto o = read_enum(*v, model::engine_op_names(), "op", e))
         cfg.op = *o;
       else
         op_bad = true;
@@ -634,8 +628,7 @@ class Decoder {
     if (const Value* v = m.get("bias")) {
       if (v->kind == Value::Kind::Null)
         cfg.bias = model::Bias::None;
-      else if (auto b = read_choice(*v, model::parse_bias, "bias", model::bias_choices(),
-                                     FieldKind::bias, e))
+      else if (auto b = read_enum(*v, model::bias_names(), "bias", e))
         cfg.bias = *b;
       m.file(e);
     }

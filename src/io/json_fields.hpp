@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "io/json_value.hpp"
+#include "io/suggest.hpp"
 #include "tilefit/io/vocabulary.hpp"
+#include "tilefit/model/enum_table.hpp"
 
 namespace tilefit::io::detail {
 
@@ -61,6 +63,22 @@ auto read_choice(const Value& v, Parse parse, std::string_view noun, std::string
 
 /// Suggestion for `word` among allowed_names(kind).
 std::optional<std::string> suggest_name(std::string_view word, FieldKind kind);
+
+/// A string naming one row of the model's name table `table` (model/enum_table.hpp), matched
+/// case-insensitively: the table gives the parse, the "allowed:" list and the did-you-mean.
+template <class E>
+std::optional<E> read_enum(const Value& v, std::span<const model::EnumName<E>> table, std::string_view noun,
+                           Errors& errors) {
+  if (v.kind != Value::Kind::String) {
+    errors.push_back(type_error("a string", v, model::join_names(table)));
+    return std::nullopt;
+  }
+  if (auto r = model::parse_enum(table, lower_ascii(v.text))) return r;
+  std::vector<std::string> names;
+  for (const model::EnumName<E>& e : table) names.emplace_back(e.name);
+  errors.push_back(value_error(v, noun, model::join_names(table), did_you_mean(v.text, names)));
+  return std::nullopt;
+}
 
 template <class Parse>
 auto read_choice(const Value& v, Parse parse, std::string_view noun, std::string_view choices,
