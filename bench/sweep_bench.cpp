@@ -20,7 +20,7 @@ class CountingSink final : public analysis::SweepSink {
 };
 
 void BM_Sweep_1M(benchmark::State& state) {
-  const io::SpaceLoad load = io::read_space_file(TILEFIT_BENCH_DIR "/sweep_space.json");
+  const io::SpaceLoad load = io::load<io::SpaceLoad>(io::Source::file(TILEFIT_BENCH_DIR "/sweep_space.json"));
   if (!load.errors.empty()) {
     state.SkipWithError("bench/sweep_space.json did not read");
     return;

@@ -16,7 +16,7 @@
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/analysis/suggest.hpp"
 #include "tilefit/device/device_source.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/report/budget_svg.hpp"
 #include "tilefit/report/check_report.hpp"
@@ -36,7 +36,7 @@ void check_invariants(const analysis::CheckRun& run, bool own) {
       if (!r.smem_bytes || sum != *r.smem_bytes) __builtin_trap();
     }
     if (!own) continue;
-    const io::LoadResult back = io::parse_configs("[" + io::config_json(e.config) + "]", "back.json");
+    const io::LoadResult back = io::load<io::LoadResult>(io::Source::text("[" + io::config_json(e.config) + "]", "back.json"));
     if (!back.errors.empty() || back.configs.size() != 1 || !(back.configs[0].config == e.config))
       __builtin_trap();
     if (analysis::wants_suggestions(r))
@@ -61,7 +61,7 @@ void render_all(const analysis::CheckRun& run) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const io::LoadResult loaded = io::parse_configs(text, "fuzz.json");
+  const io::LoadResult loaded = io::load<io::LoadResult>(io::Source::text(text, "fuzz.json"));
 
   analysis::TargetRequest builtin;
   builtin.mode = analysis::TargetRequest::Mode::builtin;  // each config's own arch; never asks a GPU

@@ -1,4 +1,4 @@
-// The config reader (tilefit/io/config_reader.hpp): defaults, every field and its shorthand
+// The config reader (io::load, tilefit/io/load.hpp): defaults, every field and its shorthand
 // forms, arch spellings, number boundaries, nothing lost in a good/bad mix, every error of a
 // config reported, and the input bounds. The error corpus (tests/data/errors/) is run by
 // error_corpus_test.cpp.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "io/suggest.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/model/config_limits.hpp"
 
 namespace tilefit::io {
@@ -28,7 +28,7 @@ std::string all_errors(const LoadResult& r) {
 
 /// The one config of `[ {body} ]`, which must have no error.
 LoadedConfig one(const std::string& body) {
-  const LoadResult r = parse_configs("[{" + body + "}]", "t.json");
+  const LoadResult r = load<LoadResult>(Source::text("[{" + body + "}]", "t.json"));
   EXPECT_TRUE(r.errors.empty()) << body << "\n" << all_errors(r);
   EXPECT_EQ(r.configs.size(), 1u) << body;
   return r.configs.empty() ? LoadedConfig{} : r.configs.front();
@@ -36,7 +36,7 @@ LoadedConfig one(const std::string& body) {
 
 /// The error lines of `[ {body} ]`, which must not yield a config.
 std::vector<std::string> errors_of(const std::string& body) {
-  const LoadResult r = parse_configs("[{" + body + "}]", "t.json");
+  const LoadResult r = load<LoadResult>(Source::text("[{" + body + "}]", "t.json"));
   EXPECT_TRUE(r.configs.empty()) << body;
   std::vector<std::string> out;
   for (const ConfigError& e : r.errors) out.push_back(format_error(e));
@@ -285,7 +285,7 @@ TEST(ConfigReader, GoodAndBadMixLosesNothing) {
     }
   }
   text += "]}";
-  const LoadResult r = parse_configs(text, "mix.json");
+  const LoadResult r = load<LoadResult>(Source::text(text, "mix.json"));
   ASSERT_EQ(r.configs.size(), 200u);
   ASSERT_EQ(r.errors.size(), 100u);
   std::size_t g = 0, b = 0;
@@ -336,19 +336,19 @@ TEST(ConfigReader, EveryErrorOfAConfigIsReportedInFileOrder) {
 
 TEST(ConfigReader, TopLevelForms) {
   // Bare array, object with the allowed extra keys, UTF-8 byte-order mark, empty list.
-  EXPECT_EQ(parse_configs(R"([{"tile": [1, 1, 1]}, {"tile": [2, 2, 2]}])", "f").configs.size(), 2u);
-  const LoadResult o = parse_configs(
+  EXPECT_EQ(load<LoadResult>(Source::text(R"([{"tile": [1, 1, 1]}, {"tile": [2, 2, 2]}])", "f")).configs.size(), 2u);
+  const LoadResult o = load<LoadResult>(Source::text(
       R"({"$schema": "x", "description": "d", "comment": "c", "configs": [{"tile": [1, 1, 1]}]})",
-      "f");
+      "f"));
   EXPECT_TRUE(o.errors.empty()) << all_errors(o);
   EXPECT_EQ(o.configs.size(), 1u);
-  EXPECT_EQ(parse_configs("\xEF\xBB\xBF[{\"tile\": [1, 1, 1]}]", "f").configs.size(), 1u);
-  const LoadResult empty = parse_configs(R"({"configs": []})", "f");
+  EXPECT_EQ(load<LoadResult>(Source::text("\xEF\xBB\xBF[{\"tile\": [1, 1, 1]}]", "f")).configs.size(), 1u);
+  const LoadResult empty = load<LoadResult>(Source::text(R"({"configs": []})", "f"));
   EXPECT_TRUE(empty.configs.empty());
   EXPECT_TRUE(empty.errors.empty());
   // Unknown top-level keys are errors, but the configs are still read.
   const LoadResult typo =
-      parse_configs(R"({"configs": [{"tile": [1, 1, 1]}], "comments": "x"})", "f");
+      load<LoadResult>(Source::text(R"({"configs": [{"tile": [1, 1, 1]}], "comments": "x"})", "f"));
   EXPECT_EQ(typo.configs.size(), 1u);
   ASSERT_EQ(typo.errors.size(), 1u);
   EXPECT_EQ(
@@ -359,7 +359,7 @@ TEST(ConfigReader, TopLevelForms) {
 
 TEST(ConfigReader, ErrorStructAndFormat) {
   const LoadResult r =
-      parse_configs(R"([{"name": "moe_big", "tile": [128, 0, 128]}])", "configs/x.json");
+      load<LoadResult>(Source::text(R"([{"name": "moe_big", "tile": [128, 0, 128]}])", "configs/x.json"));
   ASSERT_EQ(r.errors.size(), 1u);
   const ConfigError& e = r.errors[0];
   EXPECT_EQ(e.file, "configs/x.json");
@@ -380,7 +380,7 @@ TEST(ConfigReader, ErrorStructAndFormat) {
             "x: config #0 \"" + std::string(40, 'n') + "...\": m");
   // A config without a readable name is "#<index>".
   const LoadResult unnamed =
-      parse_configs(R"([{"tile": [1, 1, 1]}, {"name": 5, "tile": [0, 1, 1]}])", "f");
+      load<LoadResult>(Source::text(R"([{"tile": [1, 1, 1]}, {"name": 5, "tile": [0, 1, 1]}])", "f"));
   ASSERT_EQ(unnamed.errors.size(), 2u);
   EXPECT_EQ(unnamed.errors[0].config_name, "#1");
   EXPECT_EQ(unnamed.errors[0].field, "name");
@@ -401,7 +401,7 @@ TEST(ConfigReader, LongValuesAreCutInMessages) {
 TEST(ConfigReader, NestingIsBoundedWithoutRecursion) {
   // A million brackets: refused at level 65, with its position, and no stack overflow.
   const std::string deep(1'000'000, '[');
-  const LoadResult r = parse_configs(deep, "deep.json");
+  const LoadResult r = load<LoadResult>(Source::text(deep, "deep.json"));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(format_error(r.errors[0]),
             "deep.json: JSON nested deeper than 64 levels at line 1, column 65; a config file "
@@ -409,14 +409,14 @@ TEST(ConfigReader, NestingIsBoundedWithoutRecursion) {
   // 64 levels are fine as JSON (the config is then wrong, not the file).
   std::string ok =
       "[{\"tile\": [1, 1, 1], \"comment\": " + std::string(62, '[') + std::string(62, ']') + "}]";
-  const LoadResult r64 = parse_configs(ok, "f");
+  const LoadResult r64 = load<LoadResult>(Source::text(ok, "f"));
   ASSERT_EQ(r64.errors.size(), 1u);
   EXPECT_EQ(r64.errors[0].field, "comment");
 }
 
 TEST(ConfigReader, SizeAndCountLimits) {
   // Over the size limit: refused before parsing.
-  const LoadResult big = parse_configs(std::string(kMaxConfigFileBytes + 1, ' '), "big.json");
+  const LoadResult big = load<LoadResult>(Source::text(std::string(kMaxConfigFileBytes + 1, ' '), "big.json"));
   ASSERT_EQ(big.errors.size(), 1u);
   EXPECT_EQ(
       format_error(big.errors[0]),
@@ -427,11 +427,11 @@ TEST(ConfigReader, SizeAndCountLimits) {
   full.reserve(20 * kMaxConfigsPerFile + 8);
   for (std::size_t i = 0; i < kMaxConfigsPerFile; ++i)
     full += i ? R"(,{"tile":"1x1x1"})" : R"({"tile":"1x1x1"})";
-  const LoadResult at_limit = parse_configs(full + "]", "full.json");
+  const LoadResult at_limit = load<LoadResult>(Source::text(full + "]", "full.json"));
   EXPECT_TRUE(at_limit.errors.empty());
   EXPECT_EQ(at_limit.configs.size(), kMaxConfigsPerFile);
   // One config over the limit: the file is refused as a whole.
-  const LoadResult r = parse_configs(full + R"(,{"tile":"1x1x1"}])", "many.json");
+  const LoadResult r = load<LoadResult>(Source::text(full + R"(,{"tile":"1x1x1"}])", "many.json"));
   EXPECT_TRUE(r.configs.empty());
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(format_error(r.errors[0]), "many.json: too many configs: more than " +
@@ -444,7 +444,7 @@ TEST(ConfigReader, ErrorListIsCappedAndCounted) {
   const std::size_t n = kMaxErrorsPerFile + 5;
   for (std::size_t i = 0; i < n; ++i) text += std::string(i ? "," : "") + R"({"tile": [0, 1, 1]})";
   text += R"(, {"tile": [1, 1, 1]}])";
-  const LoadResult r = parse_configs(text, "f");
+  const LoadResult r = load<LoadResult>(Source::text(text, "f"));
   EXPECT_EQ(r.configs.size(), 1u);
   ASSERT_EQ(r.errors.size(), kMaxErrorsPerFile + 1);
   EXPECT_EQ(format_error(r.errors.back()),
@@ -456,7 +456,7 @@ TEST(ConfigReader, OversizedConfigIsOneError) {
   std::string text = R"([{"name": "huge", "tile": [1, 1, 1], "comment": [)";
   for (int i = 0; i < 5000; ++i) text += i ? ",[0]" : "[0]";
   text += R"(]}, {"name": "after", "tile": [1, 1, 1]}])";
-  const LoadResult r = parse_configs(text, "f");
+  const LoadResult r = load<LoadResult>(Source::text(text, "f"));
   ASSERT_EQ(r.configs.size(), 1u);
   EXPECT_EQ(r.configs[0].config.name, "after");
   ASSERT_EQ(r.errors.size(), 1u);

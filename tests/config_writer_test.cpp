@@ -5,14 +5,14 @@
 #include <filesystem>
 
 #include "test_support.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 
 namespace tilefit::io {
 namespace {
 
 model::KernelConfig read_back(const std::string& json) {
-  const LoadResult r = parse_configs("[" + json + "]", "w.json");
+  const LoadResult r = load<LoadResult>(Source::text("[" + json + "]", "w.json"));
   EXPECT_TRUE(r.errors.empty()) << json << "\n" << (r.errors.empty() ? "" : format_error(r.errors[0]));
   return r.configs.empty() ? model::KernelConfig{} : r.configs[0].config;
 }
@@ -29,7 +29,7 @@ TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
   // Every shipped config file.
   for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs")))
     if (entry.path().extension() == ".json")
-      for (auto& lc : read_config_file(entry.path().string()).configs)
+      for (auto& lc : load<LoadResult>(Source::file(entry.path().string())).configs)
         if (lc.config.tuned_device.empty()) configs.push_back(lc.config);  // tuned tables: below
   for (const model::KernelConfig& c : configs) {
     const std::string json = config_json(c);
@@ -42,8 +42,8 @@ TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
 // A tuned table's entry is written as the config it was analysed as: the same result, without
 // what only the file name says (the device it was tuned on).
 TEST(ConfigWriter, TunedEntriesWriteTheConfigTheyWereAnalysedAs) {
-  const LoadResult r = read_config_file(test::source_path(
-      "configs/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json"));
+  const LoadResult r = load<LoadResult>(Source::file(test::source_path(
+      "configs/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json")));
   ASSERT_FALSE(r.configs.empty());
   for (const LoadedConfig& lc : r.configs) {
     model::KernelConfig c = lc.config;
@@ -57,10 +57,10 @@ TEST(ConfigWriter, TunedEntriesWriteTheConfigTheyWereAnalysedAs) {
 }
 
 TEST(ConfigWriter, WritesTheCanonicalForm) {
-  const LoadResult r = parse_configs(
+  const LoadResult r = load<LoadResult>(Source::text(
       R"([{"name": "moe", "arch": "120", "tile": "CtaShape128x256x64B", "dtype": "nvfp4",
            "grouped": true, "epilogue": "finalize", "swap_ab": true, "stages": 2}])",
-      "w.json");
+      "w.json"));
   ASSERT_EQ(r.configs.size(), 1u);
   EXPECT_EQ(config_json(r.configs[0].config),
             R"({"name":"moe","arch":"sm_120","tile":[128,256,128],"a":"nvfp4","b":"nvfp4","d":"bf16",)"

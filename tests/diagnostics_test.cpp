@@ -11,7 +11,7 @@
 
 #include "model_test_util.hpp"
 #include "test_support.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 
 namespace tilefit {

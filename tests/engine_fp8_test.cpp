@@ -8,7 +8,7 @@
 #include <string>
 
 #include "model_test_util.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/model/config_limits.hpp"
 #include "tilefit/model/engine_fp8.hpp"
 #include "tilefit/model/family.hpp"
@@ -390,11 +390,11 @@ TEST(EngineFp8, BreakdownSumsAndMaxStagesIsTight) {
 // ---- the reader -------------------------------------------------------------------------------
 
 TEST(EngineFp8Reader, LauncherFieldsAndDefaults) {
-  const io::LoadResult r = io::parse_configs(
+  const io::LoadResult r = io::load<io::LoadResult>(io::Source::text(
       R"([{"arch": "sm90", "tile": [128, 128, 128], "launcher": "SGLang", "op": "blockwise_fp8",
            "scale_block": {"a": [1, 128]}, "schedule": "cooperative", "c": null},
           {"arch": "sm90", "tile": [128, 128, 128], "launcher": "vllm", "bias": null}])",
-      "t.json");
+      "t.json"));
   ASSERT_TRUE(r.errors.empty());
   ASSERT_EQ(r.configs.size(), 2u);
   const model::KernelConfig& a = r.configs[0].config;

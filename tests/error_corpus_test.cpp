@@ -1,6 +1,6 @@
 // The error corpus (tests/data/errors/, see tests/data/README.md): every `<name>.json` has a
 // `<name>.expected` with the exact error lines. Each file is checked three ways:
-//   * in process: read_config_file() + format_error(), line for line;
+//   * in process: load<LoadResult>(Source::file()) + format_error(), line for line;
 //   * `tilefit check <file> --arch sm120`: exit code 2 and every expected line on stderr;
 //   * `--format json`: the `errors` array carries the same lines in `text`.
 // Inputs that are unreliable as committed files (binary, UTF-16/32, a directory, an unreadable
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 
 namespace tilefit::io {
 namespace {
@@ -71,7 +71,7 @@ TEST_P(ErrorCorpus, InProcess) {
   const std::vector<std::string> want =
       lines_of(test::read_file(kCorpusDir + "/" + name + ".expected"));
   ASSERT_FALSE(want.empty()) << name << ".expected is missing or empty";
-  const LoadResult r = read_config_file(path);
+  const LoadResult r = load<LoadResult>(Source::file(path));
   EXPECT_EQ(formatted_errors(r, kCorpusDir + "/", kCorpusLabel), want);
   // Nothing lost: when the file is valid JSON with a configs array, every config is either
   // returned or named by an error.
@@ -152,7 +152,7 @@ class GeneratedInputs : public ::testing::Test {
   }
   /// The single error line of `path`, or every line joined when there is not exactly one.
   static std::string error_of(const std::string& path) {
-    const LoadResult r = read_config_file(path);
+    const LoadResult r = load<LoadResult>(Source::file(path));
     EXPECT_TRUE(r.configs.empty()) << path;
     std::string out;
     for (const ConfigError& e : r.errors) {
@@ -202,7 +202,7 @@ TEST_F(GeneratedInputs, Utf16And32) {
       error_of(p),
       p + ": file is UTF-32; tilefit reads UTF-8 JSON (convert it with: iconv -f UTF-32 -t UTF-8)");
   // A UTF-8 byte-order mark is fine.
-  const LoadResult ok = read_config_file(write("bom.json", "\xEF\xBB\xBF" + doc));
+  const LoadResult ok = load<LoadResult>(Source::file(write("bom.json", "\xEF\xBB\xBF" + doc)));
   EXPECT_TRUE(ok.errors.empty());
   EXPECT_EQ(ok.configs.size(), 1u);
 }

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/kernel_name.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/evaluate.hpp"
@@ -26,7 +26,7 @@ using nlohmann::json;
 
 /// The config JSON text of `name`; a test failure (and "") when it cannot be read.
 std::string config_text(const std::string& name) {
-  auto r = config_from_kernel_name(name);
+  auto r = kernel_name_json(name);
   if (const auto* e = std::get_if<KernelNameError>(&r)) {
     ADD_FAILURE() << name << ": " << format_kernel_name_error(*e);
     return {};
@@ -36,7 +36,7 @@ std::string config_text(const std::string& name) {
 
 /// The error of `name`; a test failure when it reads.
 KernelNameError error_of(const std::string& name) {
-  auto r = config_from_kernel_name(name);
+  auto r = kernel_name_json(name);
   if (const auto* s = std::get_if<std::string>(&r)) {
     ADD_FAILURE() << name << " reads as " << *s;
     return {};
@@ -46,7 +46,7 @@ KernelNameError error_of(const std::string& name) {
 
 /// The one config of `config_json` as the real reader reads it.
 std::optional<model::KernelConfig> read_one(const std::string& config_json) {
-  LoadResult r = parse_configs("[" + config_json + "]", "t.json");
+  LoadResult r = load<LoadResult>(Source::text("[" + config_json + "]", "t.json"));
   if (!r.errors.empty()) {
     ADD_FAILURE() << format_error(r.errors.front()) << "\n  in " << config_json;
     return std::nullopt;
@@ -473,7 +473,7 @@ TEST(KernelName, GeneratorCorpus) {
     const json row = json::parse(line);
     const std::string name = row.at("name");
     const json& expect = row.at("expect");
-    auto r = config_from_kernel_name(name);
+    auto r = kernel_name_json(name);
     if (expect == "reject") {
       ++refused;
       if (std::holds_alternative<std::string>(r) && ++failures <= 20)
@@ -680,10 +680,10 @@ TEST(KernelNameReader, StringsInTheConfigsArrayAndNameOnTheCli) {
   const std::string name =
       "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_"
       "warpspecialized_cooperative_epi_tma";
-  const LoadResult by_name = parse_configs("[\"" + name + "\"]", "n.json");
+  const LoadResult by_name = load<LoadResult>(Source::text("[\"" + name + "\"]", "n.json"));
   ASSERT_TRUE(by_name.errors.empty());
-  const auto json = std::get<std::string>(config_from_kernel_name(name));
-  const LoadResult explicit_json = parse_configs("[" + json + "]", "n.json");
+  const auto json = std::get<std::string>(kernel_name_json(name));
+  const LoadResult explicit_json = load<LoadResult>(Source::text("[" + json + "]", "n.json"));
   ASSERT_EQ(by_name.configs.size(), 1u);
   EXPECT_EQ(by_name.configs[0].config, explicit_json.configs[0].config);
   EXPECT_TRUE(by_name.configs[0].arch_given);
@@ -703,6 +703,39 @@ TEST(KernelNameReader, StringsInTheConfigsArrayAndNameOnTheCli) {
   const auto sweep = test::run_cli("sweep --builtin --format csv --name " + name);
   EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
   EXPECT_NE(sweep.out.find(",231424,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilefit::io
+
+namespace tilefit::io {
+namespace {
+
+// A name goes straight into its typed config (no JSON text read back): the same config as the
+// JSON it stands for, read by the reader.
+TEST(KernelNameTyped, TheTypedConfigIsTheConfigOfItsJson) {
+  for (const std::string name :
+       {"cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+        "cutlass_tensorop_s16816gemm_f16_256x128_32x3_nn_align8"}) {
+    const auto typed = config_from_kernel_name(name);
+    ASSERT_TRUE(std::holds_alternative<NamedConfig>(typed)) << name;
+    const NamedConfig& n = std::get<NamedConfig>(typed);
+    ASSERT_TRUE(n.config.has_value()) << name;
+    EXPECT_TRUE(n.errors.empty());
+    EXPECT_TRUE(n.arch_given);
+    const std::optional<model::KernelConfig> from_json = read_one(config_text(name));
+    ASSERT_TRUE(from_json.has_value());
+    EXPECT_EQ(*n.config, *from_json) << name;
+    EXPECT_EQ(n.config->name, name);
+    Provenance p;
+    p.given = n.given;
+    EXPECT_TRUE(p.gave("tile"));
+    EXPECT_TRUE(p.gave("arch"));
+    EXPECT_FALSE(p.gave("launcher"));
+  }
+  const auto bad = config_from_kernel_name("cutlass3x_sm90_sptensorop_gemm_x");
+  ASSERT_TRUE(std::holds_alternative<KernelNameError>(bad));
+  EXPECT_EQ(std::get<KernelNameError>(bad).part, "sptensorop");
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include "test_support.hpp"
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/device/device_source.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/report/check_report.hpp"
 #include "tilefit/report/pretty_json.hpp"
 
@@ -76,7 +76,7 @@ TEST(PrettyJson, TheCheckDocumentOfEveryMeasuredRow) {
     nlohmann::json configs = nlohmann::json::array();
     for (const auto& row : test::load_rows(f)) configs.push_back(row.config);
     const analysis::CheckRun run =
-        analysis::check_configs(io::parse_configs(configs.dump(), f), req, device::system_devices());
+        analysis::check_configs(io::load<io::LoadResult>(io::Source::text(configs.dump(), f)), req, device::system_devices());
     const ordered_json doc = report::to_json(run);
     EXPECT_EQ(ours(doc), nlohmann_text(doc)) << f;
     // The streamed writer (one result at a time) gives the same bytes as the tree.

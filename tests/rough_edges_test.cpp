@@ -76,7 +76,7 @@ TEST(RoughEdges, PathThatIsNotUtf8IsEscapedNeverACrash) {
 // ---- 3. check streams: bounded memory, the same bytes as before -------------------------------
 
 analysis::CheckRun run_of(const std::string& text, const analysis::TargetRequest& req) {
-  return analysis::check_configs(io::parse_configs(text, "x.json"), req, device::system_devices());
+  return analysis::check_configs(io::load<io::LoadResult>(io::Source::text(text, "x.json")), req, device::system_devices());
 }
 
 TEST(RoughEdges, StreamedJsonIsByteForByteTheDocument) {

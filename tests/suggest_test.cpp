@@ -6,7 +6,7 @@
 #include "model_test_util.hpp"
 #include "test_support.hpp"
 #include "tilefit/analysis/suggest.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/report/suggest_report.hpp"
 
@@ -14,7 +14,7 @@ namespace tilefit {
 namespace {
 
 model::KernelConfig read_one(const std::string& json) {
-  const io::LoadResult r = io::parse_configs("[" + json + "]", "t.json");
+  const io::LoadResult r = io::load<io::LoadResult>(io::Source::text("[" + json + "]", "t.json"));
   EXPECT_TRUE(r.errors.empty());
   return r.configs.at(0).config;
 }

@@ -156,7 +156,7 @@ TEST(BudgetSvg, BoundedBeyondTheBarLimit) {
 
 /// The README's MoE space mapped on sm_90 and sm_120, through the library.
 std::string moe_map(bool two_archs, analysis::SweepTally* tally = nullptr) {
-  const io::SpaceLoad l = io::read_space_file(test::source_path("docs/pictures/moe_space.json"));
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::file(test::source_path("docs/pictures/moe_space.json")));
   EXPECT_TRUE(l.errors.empty());
   analysis::SweepOptions o;
   o.request.mode = analysis::TargetRequest::Mode::arch;
@@ -201,9 +201,9 @@ TEST(SweepMapSvg, ColoursKnownCells) {
 
 TEST(SweepMapSvg, RowsAndColumnsInIncreasingOrderAndEmptyCells) {
   // A list of tiles, in no order: tile K is the panel axis, M and N sorted, a missing pair blank.
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "t", "arch": "sm90", "dtype": "bf16", "tile": [[256, 128, 64], [64, 64, 64], [128, 256, 64], [64, 64, 128]]}])",
-      "t.json");
+      "t.json"));
   ASSERT_TRUE(l.errors.empty());
   analysis::SweepOptions o;
   o.request.mode = analysis::TargetRequest::Mode::builtin;
@@ -225,8 +225,8 @@ TEST(SweepMapSvg, RowsAndColumnsInIncreasingOrderAndEmptyCells) {
 }
 
 TEST(SweepMapSvg, TwoSpellingsOfOneTileShareACell) {
-  const io::SpaceLoad l = io::parse_spaces(
-      R"([{"name": "s", "arch": "sm120", "dtype": "nvfp4", "tile": ["CtaShape128x128x64B", [128, 128, 128]]}])", "s.json");
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
+      R"([{"name": "s", "arch": "sm120", "dtype": "nvfp4", "tile": ["CtaShape128x128x64B", [128, 128, 128]]}])", "s.json"));
   ASSERT_TRUE(l.errors.empty());
   analysis::SweepOptions o;
   o.request.mode = analysis::TargetRequest::Mode::builtin;
@@ -242,12 +242,12 @@ TEST(SweepMapSvg, TwoSpellingsOfOneTileShareACell) {
 }
 
 TEST(SweepMapSvg, RefusesMapsTooLargeNamingTheCount) {
-  const io::SpaceLoad big = io::parse_spaces(
+  const io::SpaceLoad big = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"arch": "sm90", "dtype": "bf16", "tile": {"m": [64, 128, 192, 256], "n": [64, 128, 192, 256], "k": [32, 64]},
            "stages": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
                       28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                       52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65]}])",
-      "b.json");
+      "b.json"));
   ASSERT_TRUE(big.errors.empty());
   analysis::TargetRequest req;
   req.mode = analysis::TargetRequest::Mode::builtin;
@@ -259,14 +259,14 @@ TEST(SweepMapSvg, RefusesMapsTooLargeNamingTheCount) {
             "--format svg: the map would have 256 panels (one per architecture and combination of the varying "
             "fields other than tile M and N): more than 128; narrow those alternatives, or use --format table, "
             "json or csv");
-  const io::SpaceLoad cells = io::parse_spaces(
+  const io::SpaceLoad cells = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"arch": "sm90", "dtype": "bf16", "tile": {"m": [64, 128, 192, 256, 320], "n": [64, 128, 192, 256, 320], "k": [32, 64]},
            "cluster": [[1,1,1], [2,1,1]], "stages": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
                       28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                       52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75,
                       76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99,
                       100, 101]}])",
-      "c.json");
+      "c.json"));
   ASSERT_TRUE(cells.errors.empty());
   EXPECT_EQ(report::sweep_map_refusal(cells.spaces, req).value_or(""),
             "--format svg: the map would have 20000 cells (10000 candidates x 2 architectures): more than 10000; "
@@ -279,10 +279,10 @@ TEST(SweepMapSvg, TenThousandCellsUnderTwoMegabytes) {
   for (int i = 1; i <= 25; ++i) ms += (i > 1 ? "," : "") + std::to_string(16 * i);
   std::string ks;
   for (int i = 1; i <= 16; ++i) ks += (i > 1 ? "," : "") + std::to_string(16 * i);
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "big", "arch": "sm90", "dtype": "bf16", "tile": {"m": [)" + ms + R"(], "n": [)" + ms +
           R"(], "k": [)" + ks + "]}}]",
-      "big.json");
+      "big.json"));
   ASSERT_TRUE(l.errors.empty());
   analysis::SweepOptions o;
   o.request.mode = analysis::TargetRequest::Mode::builtin;

@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/analysis/sweep.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/io/space.hpp"
 
@@ -21,11 +21,11 @@ std::vector<std::string> error_lines(const std::vector<io::ConfigError>& errors)
 }
 
 TEST(Space, ProductOfAlternativesInFieldOrder) {
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "moe", "arch": "sm120", "dtype": "nvfp4", "grouped": true,
            "tile": {"m": [128, 256], "n": [64, 128, 256], "k": 128},
            "epilogue": ["trtllm_default", "finalize"], "stages": ["auto", 2]}])",
-      "s.json");
+      "s.json"));
   ASSERT_TRUE(l.errors.empty()) << error_lines(l.errors).front();
   ASSERT_EQ(l.spaces.size(), 1u);
   const io::ConfigSpace& s = l.spaces[0];
@@ -53,10 +53,10 @@ TEST(Space, ProductOfAlternativesInFieldOrder) {
 }
 
 TEST(Space, ListsOfTilesAndCoupledFields) {
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"arch": "sm120", "tile": ["CtaShape128x128x64B", [128, 64, 128]], "dtype": ["nvfp4", "mxfp8"]},
           {"name": "plain", "arch": 90, "tile": [128, 128, 64], "dtype": "bf16"}])",
-      "s.json");
+      "s.json"));
   ASSERT_TRUE(l.errors.empty()) << error_lines(l.errors).front();
   ASSERT_EQ(l.spaces.size(), 2u);
   model::KernelConfig c;
@@ -73,14 +73,14 @@ TEST(Space, ListsOfTilesAndCoupledFields) {
 }
 
 TEST(Space, BadAlternativesAreOneLineErrorsAndTheRestIsKept) {
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "a", "arch": "sm90", "dtype": "bf16", "tile": [128, 128, 64], "stages": []},
           {"name": "b", "arch": "sm90", "dtype": "bf16", "tile": [128, 128, 64], "stages": [2, 3, 2]},
           {"name": "c", "arch": "sm90", "dtype": "bf16", "tile": [128, 128, 64], "schedule": ["pingpong", 3]},
           {"name": "d", "arch": "sm90", "dtype": "bf16", "tile": [128, 128, 64], "stages": [2, 0]},
           {"name": "e", "arch": "sm90", "dtype": "bf16", "tile": {"m": [64, 0], "n": 128, "k": 64}},
           {"name": "ok", "arch": "sm90", "dtype": "bf16", "tile": [128, 128, 64], "stages": ["auto", 2]}])",
-      "s.json");
+      "s.json"));
   EXPECT_EQ(error_lines(l.errors),
             (std::vector<std::string>{
                 "s.json: config #0 \"a\": field \"stages\": an empty array of alternatives; give at least one value",
@@ -97,10 +97,10 @@ TEST(Space, TooLargeIsRefusedBeforeAnyWorkWithTheCount) {
   std::string list = "[";
   for (int i = 1; i <= 1000; ++i) list += (i > 1 ? "," : "") + std::to_string(i);
   list += "]";
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "huge", "arch": "sm90", "dtype": "bf16", "tile": {"m": )" + list + R"(, "n": )" + list +
           R"(, "k": )" + list + R"(}}, {"name": "ok", "arch": "sm90", "tile": [128,128,64]}])",
-      "s.json");
+      "s.json"));
   ASSERT_EQ(l.errors.size(), 1u);
   EXPECT_EQ(io::format_error(l.errors[0]),
             "s.json: config #0 \"huge\": a space of 1000000000 candidates (1000 x 1000 x 1000): more than "
@@ -124,7 +124,7 @@ class NoDevices final : public device::DeviceSource {
 };
 
 TEST(Sweep, EveryResultEqualsCheckOnItsConfig) {
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "moe", "arch": "sm120", "dtype": ["nvfp4", "mxfp8"], "grouped": [false, true],
            "tile": {"m": [64, 128, 256], "n": [64, 128, 256], "k": [128, 256]},
            "schedule": ["auto", "pingpong"], "epilogue": ["auto", "trtllm_default", "finalize"],
@@ -135,7 +135,7 @@ TEST(Sweep, EveryResultEqualsCheckOnItsConfig) {
            "schedule": ["1sm", "2sm"], "cluster": [[1,1,1], [2,1,1]], "stages": ["auto", 4]},
           {"name": "a", "arch": "sm80", "dtype": ["f16", "bf16"], "tile": {"m": [64, 128, 256], "n": [64, 128, 256], "k": [32, 64]},
            "warp": [[64, 64, 32], [32, 32, 32]], "stages": [2, 3, 4, 5]}])",
-      "s.json");
+      "s.json"));
   ASSERT_TRUE(l.errors.empty()) << error_lines(l.errors).front();
   for (bool all : {false, true}) {
     analysis::SweepOptions o;
@@ -150,7 +150,7 @@ TEST(Sweep, EveryResultEqualsCheckOnItsConfig) {
     ASSERT_GT(t.fits, 100u);
     ASSERT_GT(t.does_not_fit + t.invalid, 100u);
     for (const analysis::Entry& e : sink.entries) {
-      const io::LoadResult back = io::parse_configs("[" + io::config_json(e.config) + "]", "back.json");
+      const io::LoadResult back = io::load<io::LoadResult>(io::Source::text("[" + io::config_json(e.config) + "]", "back.json"));
       ASSERT_TRUE(back.errors.empty()) << io::config_json(e.config);
       const model::Result c = model::evaluate(back.configs[0].config, e.target.limits);
       const model::Result& s = e.result;
@@ -166,10 +166,10 @@ TEST(Sweep, EveryResultEqualsCheckOnItsConfig) {
 }
 
 TEST(Sweep, SortAndTop) {
-  const io::SpaceLoad l = io::parse_spaces(
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "h", "arch": "sm90", "dtype": "bf16", "tile": {"m": [64, 128], "n": [64, 128, 256], "k": 64},
            "schedule": ["pingpong"], "epilogue": "tma"}])",
-      "s.json");
+      "s.json"));
   analysis::SweepOptions o;
   o.request.mode = analysis::TargetRequest::Mode::builtin;
   o.sort = analysis::SortKey::bytes;

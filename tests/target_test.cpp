@@ -10,7 +10,7 @@
 #include "tilefit/analysis/target.hpp"
 #include "tilefit/device/device_source.hpp"
 #include "test_support.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 
 namespace tilefit {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 
 namespace tilefit::test {
 
@@ -95,7 +95,7 @@ std::vector<GroundTruthRow> load_rows(const std::string& file, const std::string
 
 std::optional<model::KernelConfig> row_config(const GroundTruthRow& row) {
   const std::string text = nlohmann::json{{"configs", {row.config}}}.dump();
-  io::LoadResult lr = io::parse_configs(text, row.id);
+  io::LoadResult lr = io::load<io::LoadResult>(io::Source::text(text, row.id));
   for (const io::ConfigError& e : lr.errors) ADD_FAILURE() << io::format_error(e);
   if (!lr.errors.empty() || lr.configs.size() != 1) {
     ADD_FAILURE() << row.id << ": " << lr.configs.size() << " configs read, expected 1";

@@ -2,12 +2,12 @@
 // 128x256x128 elements): the reader converts them with A's element width.
 #include <gtest/gtest.h>
 
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 
 namespace tilefit::io {
 namespace {
 
-LoadResult parse(const std::string& cfg) { return parse_configs("[" + cfg + "]", "t.json"); }
+LoadResult parse(const std::string& cfg) { return load<LoadResult>(Source::text("[" + cfg + "]", "t.json")); }
 
 TEST(TrtllmTileNames, KInBytesBecomesElements) {
   auto r = parse(R"({"arch": "sm120", "tile": "CtaShape128x256x64B", "dtype": "nvfp4"})");

@@ -14,7 +14,7 @@
 #include "test_support.hpp"
 #include "tilefit/analysis/target.hpp"
 #include "tilefit/device/device_source.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/model/products.hpp"
 
 namespace tilefit {
@@ -94,9 +94,9 @@ TEST(TunedName, APartThatDoesNotParseIsNamed) {
     EXPECT_NE(msg.find("E={experts},N={n},device_name={name}"), std::string::npos) << msg;
   }
   // Through the reader: one file-level error, nothing analysed.
-  const io::LoadResult r = io::parse_configs(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128,
+  const io::LoadResult r = io::load<io::LoadResult>(io::Source::text(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128,
       "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3}})",
-                                             "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json");
+                                             "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json"));
   EXPECT_TRUE(r.configs.empty());
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(io::format_error(r.errors[0]),
@@ -110,12 +110,12 @@ TEST(TunedName, APartThatDoesNotParseIsNamed) {
 // ---- entries -------------------------------------------------------------------------------
 
 TEST(TunedFile, EveryBatchSizeIsAConfigNamedByItsKey) {
-  const auto r = io::parse_configs(
+  const auto r = io::load<io::LoadResult>(io::Source::text(
       R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 256, "GROUP_SIZE_M": 1,
                 "num_warps": 4, "num_stages": 3},
           "4096": {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64},
           "triton_version": "3.4.0"})",
-      "t/E=8,N=512,device_name=NVIDIA_GeForce_RTX_5090,dtype=fp8_w8a8,block_shape=[128, 128].json");
+      "t/E=8,N=512,device_name=NVIDIA_GeForce_RTX_5090,dtype=fp8_w8a8,block_shape=[128, 128].json"));
   ASSERT_TRUE(r.errors.empty()) << io::format_error(r.errors[0]);
   ASSERT_EQ(r.configs.size(), 2u);
   const auto& a = r.configs[0];
@@ -144,8 +144,8 @@ TEST(TunedFile, EveryBatchSizeIsAConfigNamedByItsKey) {
 }
 
 TEST(TunedFile, DetectedByContentWhateverTheName) {
-  const auto r = io::parse_configs(R"({"16": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 64}})",
-                                   "table.json");
+  const auto r = io::load<io::LoadResult>(io::Source::text(R"({"16": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 64}})",
+                                   "table.json"));
   ASSERT_TRUE(r.errors.empty());
   ASSERT_EQ(r.configs.size(), 1u);
   EXPECT_EQ(r.configs[0].config.family, "triton_fused_moe");
@@ -154,22 +154,22 @@ TEST(TunedFile, DetectedByContentWhateverTheName) {
 }
 
 TEST(TunedFile, ConfigsFilesWithATunedNameStayConfigsFiles) {
-  const auto r = io::parse_configs(R"({"configs": [{"arch": "sm90", "tile": [128, 128, 64], "dtype": "bf16"}]})",
-                                   "E=8,N=512,device_name=NVIDIA_H100.json");
+  const auto r = io::load<io::LoadResult>(io::Source::text(R"({"configs": [{"arch": "sm90", "tile": [128, 128, 64], "dtype": "bf16"}]})",
+                                   "E=8,N=512,device_name=NVIDIA_H100.json"));
   ASSERT_TRUE(r.errors.empty());
   ASSERT_EQ(r.configs.size(), 1u);
   EXPECT_EQ(r.configs[0].config.family, "");
 }
 
 TEST(TunedFile, AnEmptyTableSaysSo) {
-  const auto r = io::parse_configs("{}", "E=8,N=512,device_name=NVIDIA_H100.json");
+  const auto r = io::load<io::LoadResult>(io::Source::text("{}", "E=8,N=512,device_name=NVIDIA_H100.json"));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_NE(r.errors[0].message.find("no batch-size entries"), std::string::npos);
 }
 
 TEST(TunedFile, OtherQuantisationsAreReadAndNotModelled) {
-  const auto r = io::parse_configs(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64}})",
-                                   "E=8,N=512,device_name=NVIDIA_H200,dtype=int4_w4a16.json");
+  const auto r = io::load<io::LoadResult>(io::Source::text(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64}})",
+                                   "E=8,N=512,device_name=NVIDIA_H200,dtype=int4_w4a16.json"));
   ASSERT_EQ(r.configs.size(), 1u);
   model::KernelConfig cfg = r.configs[0].config;
   cfg.arch = 90;

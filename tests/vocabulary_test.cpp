@@ -6,7 +6,7 @@
 
 #include "io/config_decoder.hpp"
 #include "test_support.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/vocabulary.hpp"
 
 namespace tilefit::io {
@@ -30,8 +30,8 @@ TEST(Vocabulary, DecoderKnowsExactlyTheseFields) {
 }
 
 TEST(Vocabulary, DidYouMeanComesFromTheSameNames) {
-  const LoadResult r = parse_configs(R"([{"tile": [128,128,128], "shedule": "auto",
-      "epilogue": {"varient": "tma"}}])", "v.json");
+  const LoadResult r = load<LoadResult>(Source::text(R"([{"tile": [128,128,128], "shedule": "auto",
+      "epilogue": {"varient": "tma"}}])", "v.json"));
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(format_error(r.errors[0]), "v.json: config #0: field \"shedule\": unknown field; did you mean \"schedule\"?");
   EXPECT_EQ(format_error(r.errors[1]),

@@ -97,6 +97,8 @@ class Config {
   void set_arch(std::string_view arch);
   /// The stage count as configured; nullopt: automatic (the builder's, or Triton's default).
   std::optional<int> stages() const;
+  /// Sets the stage count; throws InputError (field "stages") for a count outside 1..4096, with
+  /// the message the reader gives for that value in a config text (model::validate).
   void set_stages(std::optional<int> stages);
   /// The config in the config-file format (every field the reader decided, written out).
   std::string json() const;

@@ -61,6 +61,16 @@ def test_bad_input_is_the_clis_line():
     assert str(e).startswith("<config>: not JSON") and e.field == ""
 
 
+def test_validate_gives_the_readers_line():
+    # model::validate, the one check every front end runs: the same value, the same message.
+    only = 'applies only to the blockscale_out epilogue ("variant": "blockscale_out")'
+    e = error_of({"arch": "sm_100", "dtype": "nvfp4", "tile": [128, 128, 128], "epilogue": {"variant": "tma", "sf_vec": 16}})
+    assert str(e) == '<config>: config #0: field "epilogue.sf_vec": ' + only and e.field == "epilogue.sf_vec"
+    e = error_of({"arch": "sm_120", "dtype": "nvfp4", "tile": [128, 128, 128], "stages": 0})
+    assert str(e) == '<config>: config #0: field "stages": 0 is not a valid stage count; allowed: "auto" or integers 1..4096'
+    assert e.field == "stages"
+
+
 def test_the_same_line_as_the_cli(tmp_path):
     binary = os.environ.get("TILEFIT_BINARY")
     if not binary or not os.path.exists(binary):

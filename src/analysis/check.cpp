@@ -75,7 +75,7 @@ void CheckStream::add(io::LoadResult&& loaded, CheckSink& sink) {
 void CheckStream::add_file(const std::string& path, CheckSink& sink) {
   // Each config analysed as soon as it is read: memory stays at one config, whatever the file.
   const bool analyse_configs = !resolvers_.front().device_failure();
-  std::vector<io::ConfigError> errors = io::stream_config_file(path, [&](io::LoadedConfig&& lc) {
+  std::vector<io::ConfigError> errors = io::stream(io::Source::file(path), [&](io::LoadedConfig&& lc) {
     if (!analyse_configs || sink.stopped()) return;
     for (TargetResolver& r : resolvers_) analyse(lc, r, sink);
   });

@@ -2,6 +2,7 @@
 // the conversions between the public value types and the model's.
 #pragma once
 
+#include "tilefit/io/loaded_config.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/result.hpp"
@@ -9,6 +10,7 @@
 
 struct tilefit::Config::Impl {
   model::KernelConfig cfg;
+  io::Provenance from;  ///< Origin::api, "<config>"; the fields the text and the setters gave
 };
 
 namespace tilefit::api {
@@ -39,11 +41,17 @@ inline model::Limits to_model(const Limits& p) {
   return l;
 }
 
+/// Throws InputError for the first of model::validate(cfg)'s issues, worded and named as the
+/// reader words it for the same value in an API text ("<config>: field \"stages\": ..."),
+/// the error built from `from`.
+void check_valid(const model::KernelConfig& cfg, const io::Provenance& from);
+
 /// The model's limits for `arch` from the built-in table; throws InputError naming "arch".
 const model::Limits& builtin_model_limits(std::string_view arch);
 
-/// The model's config read from JSON text (tilefit::read_config's rules); throws InputError.
-model::KernelConfig read_model_config(std::string_view config_json, std::string_view arch);
+/// The model's config read from JSON text (tilefit::read_config's rules), with its provenance
+/// (Origin::api; "arch" given when `arch` is); throws InputError.
+io::LoadedConfig read_model_config(std::string_view config_json, std::string_view arch);
 
 /// A model result as the API's Analysis (the diagnostics' sentences written).
 Analysis to_analysis(const model::Result& r);

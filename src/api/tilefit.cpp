@@ -5,9 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "api/internal.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/evaluate.hpp"
+#include "tilefit/model/validate.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 
 namespace tilefit {
@@ -33,6 +34,12 @@ InputError::InputError(const std::string& message, std::string field)
 
 namespace api {
 
+void check_valid(const model::KernelConfig& cfg, const io::Provenance& from) {
+  const std::vector<model::ConfigIssue> issues = model::validate(cfg);
+  // Named as the reader names the one config of an API text: "<config>", config #0.
+  if (!issues.empty()) throw_input(from.error(cfg.name, issues.front().field, issues.front().message));
+}
+
 const model::Limits& builtin_model_limits(std::string_view arch) {
   const auto sm = model::parse_arch(arch);
   const model::ArchInfo* info = sm ? model::find_arch(*sm) : nullptr;
@@ -43,33 +50,36 @@ const model::Limits& builtin_model_limits(std::string_view arch) {
   return info->limits;
 }
 
-model::KernelConfig read_model_config(std::string_view config_json, std::string_view arch) {
+io::LoadedConfig read_model_config(std::string_view config_json, std::string_view arch) {
   // The text must be one config: an object, or a CUTLASS kernel name as a JSON string. A text
   // that is not JSON is reported by the reader itself (with the line and column of the text).
   const nlohmann::json::value_t kind =
       nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false).type();
   io::LoadResult r;
   if (kind == nlohmann::json::value_t::discarded) {
-    r = io::parse_configs(config_json, kLabel);
+    r = io::load<io::LoadResult>(io::Source::text(config_json, kLabel));
   } else if (kind != nlohmann::json::value_t::object && kind != nlohmann::json::value_t::string) {
     throw InputError(std::string(kLabel) + ": expected one config: a JSON object (or a CUTLASS kernel name)", "");
   } else {
     std::string one;
     one.reserve(config_json.size() + 2);
     one.append(1, '[').append(config_json).append(1, ']');
-    r = io::parse_configs(one, kLabel);
+    r = io::load<io::LoadResult>(io::Source::text(one, kLabel));
   }
   if (!r.errors.empty()) throw_input(r.errors.front());
   if (r.configs.size() != 1) throw InputError(std::string(kLabel) + ": expected one config", "");
-  model::KernelConfig cfg = std::move(r.configs.front().config);
+  io::LoadedConfig one = std::move(r.configs.front());
+  one.from.origin = io::Provenance::Origin::api;
+  model::KernelConfig& cfg = one.config;
   if (!arch.empty()) {
     cfg.arch = builtin_model_limits(arch).sm;
-  } else if (!r.configs.front().arch_given) {
+    one.from.give("arch");
+  } else if (!one.arch_given) {
     throw InputError(std::string(kLabel) +
                          ": field \"arch\": missing; give the config an \"arch\" or pass one to analyze()",
                      "arch");
   }
-  return cfg;
+  return one;
 }
 
 Analysis to_analysis(const model::Result& r) {
@@ -116,9 +126,18 @@ Config::~Config() = default;
 
 std::string Config::name() const { return impl_->cfg.name; }
 std::string Config::arch() const { return model::arch_name(impl_->cfg.arch); }
-void Config::set_arch(std::string_view arch) { impl_->cfg.arch = api::builtin_model_limits(arch).sm; }
+void Config::set_arch(std::string_view arch) {
+  impl_->cfg.arch = api::builtin_model_limits(arch).sm;
+  impl_->from.give("arch");
+}
 std::optional<int> Config::stages() const { return impl_->cfg.stages; }
-void Config::set_stages(std::optional<int> stages) { impl_->cfg.stages = stages; }
+void Config::set_stages(std::optional<int> stages) {
+  model::KernelConfig changed = impl_->cfg;
+  changed.stages = stages;
+  api::check_valid(changed, impl_->from);  // the reader's rule and message for "stages"
+  impl_->cfg = std::move(changed);
+  impl_->from.give("stages");
+}
 std::string Config::json() const { return io::config_json(impl_->cfg); }
 
 // ---- the API ------------------------------------------------------------------------------------
@@ -126,12 +145,14 @@ Limits builtin_limits(std::string_view arch) { return api::to_public(api::builti
 
 Config read_config(std::string_view config_json, std::string_view arch) {
   auto impl = std::make_unique<Config::Impl>();
-  impl->cfg = api::read_model_config(config_json, arch);
+  io::LoadedConfig read = api::read_model_config(config_json, arch);
+  impl->cfg = std::move(read.config);
+  impl->from = std::move(read.from);
   return Config(std::move(impl));
 }
 
 Analysis analyze(std::string_view config_json, std::string_view arch) {
-  const model::KernelConfig cfg = api::read_model_config(config_json, arch);
+  const model::KernelConfig cfg = api::read_model_config(config_json, arch).config;
   return api::to_analysis(model::evaluate(cfg, api::builtin_model_limits(model::arch_name(cfg.arch))));
 }
 

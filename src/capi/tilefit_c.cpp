@@ -15,7 +15,7 @@
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/analysis/suggest.hpp"
 #include "tilefit/device/device_source.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/evaluate.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
@@ -224,7 +224,7 @@ int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* a
   return guarded(ctx, [&] {
     if (!config_json || !out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze: config_json or out is NULL");
     *out = nullptr;
-    const model::KernelConfig cfg = api::read_model_config(config_json, nonnull(arch));
+    const model::KernelConfig cfg = api::read_model_config(config_json, nonnull(arch)).config;
     const model::Result r =
         model::evaluate(cfg, api::builtin_model_limits(model::arch_name(cfg.arch)), detail_of(flags));
     ctx->out.clear();
@@ -244,7 +244,7 @@ int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json, const 
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos || text[first] != '[')
       return fail(ctx, TILEFIT_ERROR_INPUT, std::string(kLabel) + ": expected a JSON array of configs");
-    io::LoadResult loaded = io::parse_configs(text, kLabel);
+    io::LoadResult loaded = io::load<io::LoadResult>(io::Source::text(text, kLabel));
     // A file-level error (not JSON, too many configs): the batch as a whole.
     for (const io::ConfigError& e : loaded.errors)
       if (e.index < 0) return fail(ctx, TILEFIT_ERROR_INPUT, io::format_error(e), e.field);
@@ -357,7 +357,7 @@ int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit
     if (!config_json || !target || !out)
       return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_suggest: config_json, target or out is NULL");
     *out = nullptr;
-    model::KernelConfig cfg = api::read_model_config(config_json, model::arch_name(target->limits.sm));
+    model::KernelConfig cfg = api::read_model_config(config_json, model::arch_name(target->limits.sm)).config;
     const model::Result original = model::evaluate(cfg, target->limits);
     std::string& o = ctx->out;
     o.clear();

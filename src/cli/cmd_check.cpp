@@ -7,7 +7,7 @@
 #include "cli/cli_context.hpp"
 #include "cli/target_options.hpp"
 #include "tilefit/analysis/check.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/report/budget_svg.hpp"
 #include "tilefit/report/check_report.hpp"
 
@@ -62,7 +62,7 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
       format, opt.breakdown, stream.head(), [&ctx](std::string_view text) { ctx.out.write(text); },
       [&ctx] { return ctx.out.failed(); }, /*bars=*/ctx.out.terminal());
   Sink sink(*writer, ctx);
-  if (!opt.names.empty()) stream.add(io::configs_from_names(opt.names), sink);
+  if (!opt.names.empty()) stream.add(io::load<io::LoadResult>(io::Source::kernel_names(opt.names)), sink);
   for (const std::string& file : opt.files) {
     if (sink.stopped()) break;
     stream.add_file(file, sink);

@@ -19,7 +19,7 @@
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/device/device_query.hpp"
 #include "tilefit/device/probe.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/model/evaluate.hpp"
 
 namespace tilefit::cli {
@@ -91,7 +91,7 @@ void run_probe(const ProbeOptions& opt, CliContext& ctx) {
   report::ProbeReport rep;
   rep.device = *dev;
   for (const std::string& path : opt.files) {
-    io::LoadResult loaded = io::read_config_file(path);
+    io::LoadResult loaded = io::load<io::LoadResult>(io::Source::file(path));
     for (const auto& e : loaded.errors) rep.input_errors.push_back(io::format_error(e));
     for (const auto& entry : loaded.configs) {
       report::ProbeRow row;

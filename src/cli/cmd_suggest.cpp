@@ -8,7 +8,7 @@
 #include "cli/cli_context.hpp"
 #include "cli/target_options.hpp"
 #include "tilefit/analysis/suggest.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/report/suggest_report.hpp"
 
 namespace tilefit::cli {
@@ -30,9 +30,9 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
     throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
   if (opt.format == "json") Output::report_closed_pipes();
   check_input_paths(opt.files, ctx);
-  io::LoadResult loaded = opt.names.empty() ? io::LoadResult{} : io::configs_from_names(opt.names);
+  io::LoadResult loaded = opt.names.empty() ? io::LoadResult{} : io::load<io::LoadResult>(io::Source::kernel_names(opt.names));
   for (const std::string& file : opt.files) {
-    io::LoadResult lr = io::read_config_file(file);
+    io::LoadResult lr = io::load<io::LoadResult>(io::Source::file(file));
     for (io::ConfigError& e : lr.errors) loaded.errors.push_back(std::move(e));
     for (io::LoadedConfig& c : lr.configs) loaded.configs.push_back(std::move(c));
   }

@@ -61,8 +61,8 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
   std::vector<io::ConfigSpace> spaces;
   std::vector<analysis::Problem> problems;
   std::vector<io::SpaceLoad> loads;
-  if (!opt.names.empty()) loads.push_back(io::spaces_from_names(opt.names));
-  for (const std::string& f : opt.files) loads.push_back(io::read_space_file(f));
+  if (!opt.names.empty()) loads.push_back(io::load<io::SpaceLoad>(io::Source::kernel_names(opt.names)));
+  for (const std::string& f : opt.files) loads.push_back(io::load<io::SpaceLoad>(io::Source::file(f)));
   for (io::SpaceLoad& load : loads) {
     for (io::ConfigSpace& s : load.spaces) spaces.push_back(std::move(s));
     for (io::ConfigError& e : load.errors) problems.push_back({analysis::Problem::Kind::input, std::move(e)});

@@ -13,6 +13,8 @@
 #include "tilefit/model/dtype.hpp"
 #include "tilefit/model/engine_fp8.hpp"
 #include "tilefit/model/family.hpp"
+#include "tilefit/model/family_table.hpp"
+#include "tilefit/model/validate.hpp"
 
 namespace tilefit::io::detail {
 namespace {
@@ -25,15 +27,14 @@ const std::vector<std::string>& epilogue_field_names() {
   return k;
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 constexpr std::string_view kStagesAllowed = "\"auto\" or integers 1..4096";
 constexpr std::string_view kSfVecAllowed = "16, 32";
-constexpr std::string_view kScaleTypes = "ue4m3, ue8m0";
+/// The block-scale factor types ("ue4m3, ue8m0"), from the model's dtype table.
+const std::string& scale_types() {
+  static const std::string k = join_names(allowed_names(FieldKind::scale_type));
+  return k;
+}
 constexpr std::string_view kLayoutAllowed =
     "2 or 3 letters t/n for A, B and optionally C/D, e.g. \"tn\", \"tnt\", \"tnn\"";
 
@@ -122,8 +123,8 @@ class Members {
 };
 
 std::optional<Operand> read_operand(const Value& v, Errors& errors) {
-  return read_choice(v, model::parse_operand, "operand type", std::string(model::operand_choices()),
-                     errors);
+  return read_choice(v, model::parse_operand, "operand type", model::operand_choices(),
+                     FieldKind::operand, errors);
 }
 
 /// Element types for c/d/acc (`allow_void`: null and "void" mean "no C source").
@@ -138,7 +139,7 @@ std::optional<DType> read_element(const Value& v, bool allow_void, Errors& error
   auto t = model::parse_dtype(lower_ascii(v.text));
   if (t && (*t != DType::Void || allow_void)) return t;
   errors.push_back(value_error(v, "element type", allowed,
-                               t ? std::nullopt : suggest_choice(v.text, model::dtype_choices())));
+                               t ? std::nullopt : suggest_name(v.text, FieldKind::element)));
   return std::nullopt;
 }
 
@@ -161,6 +162,13 @@ std::optional<int> read_sf_vec(const Value& v, Errors& errors) {
   return std::nullopt;
 }
 
+/// The kind of the family called `family` (the family table's row); nullopt for none (empty or
+/// unknown: the kernel is inferred later).
+std::optional<model::FamilyKind> family_kind(std::string_view family) {
+  const model::FamilyRow* r = family.empty() ? nullptr : model::find_family_row(family);
+  return r ? std::optional(r->kind) : std::nullopt;
+}
+
 /// Names end up in tables and one-line errors: no line breaks, tabs or other controls.
 bool has_control(std::string_view s) {
   for (char c : s)
@@ -177,10 +185,13 @@ class Decoder {
   DecodedConfig run() {
     DecodedConfig out;
     out.name = "#" + std::to_string(index_);
-    static const std::string kAllowed = join(config_field_names());
+    static const std::string kAllowed = join_names(config_field_names());
     Members m(obj_, config_field_names(), kAllowed, "", errors_, 0, std::size_t{1} << 20, suggest_);
     model::KernelConfig cfg;
     cfg.name = out.name;
+    const std::span<const FieldSpec> fields = config_fields();
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      if (m.position(fields[i].name) != static_cast<std::size_t>(-1)) out.given |= std::uint64_t{1} << i;
     read_identity(m, cfg, out);
     read_shapes(m, cfg);
     read_operands(m, cfg);
@@ -209,6 +220,13 @@ class Decoder {
         read_string(*v, e);
         m.file(e);
       }
+    }
+    // What every front end checks about the typed config, filed under the field at fault.
+    for (model::ConfigIssue& i : model::validate(cfg)) {
+      std::size_t at = m.position(i.field);
+      for (const auto& [field, pos] : epilogue_positions_)
+        if (field == i.field) at = pos;
+      errors_.push_back({at, {std::move(i.field), std::move(i.message)}});
     }
 
     std::stable_sort(errors_.begin(), errors_.end(),
@@ -251,7 +269,7 @@ class Decoder {
         cfg.family = std::string(f->name());
       } else {
         e.push_back(value_error(*v, "kernel family", model::family_choices(),
-                                suggest_choice(v->text, model::family_choices())));
+                                suggest_name(v->text, FieldKind::kernel)));
       }
       m.file(e);
     }
@@ -302,7 +320,7 @@ class Decoder {
   void read_pipeline(Members& m, model::KernelConfig& cfg) {
     Errors e;
     if (const Value* v = m.get("schedule")) {
-      if (auto s = read_choice(*v, model::parse_schedule, "schedule", model::schedule_choices(), e))
+      if (auto s = read_enum(*v, model::schedule_names(), "schedule", e))
         cfg.schedule = *s;
       m.file(e);
     }
@@ -325,7 +343,7 @@ class Decoder {
       m.file(e);
     }
     if (const Value* v = m.get("mma")) {
-      if (auto x = read_choice(*v, model::parse_mma, "MMA instruction", model::mma_choices(), e))
+      if (auto x = read_enum(*v, model::mma_names(), "MMA instruction", e))
         cfg.mma = *x;
       m.file(e);
     }
@@ -335,7 +353,7 @@ class Decoder {
   /// apply to which kernels, and the Triton kernels' default C type.
   void read_triton(Members& m, model::KernelConfig& cfg) {
     Errors e;
-    const bool triton = cfg.family.rfind("triton_", 0) == 0;
+    const bool triton = family_kind(cfg.family) == model::FamilyKind::Triton;
     const bool moe = cfg.family == "triton_fused_moe";
     const std::string not_triton =
         "applies only to Triton kernels; give \"kernel\": \"triton_matmul\" or \"triton_fused_moe\"";
@@ -387,10 +405,10 @@ class Decoder {
       m.file(e);
     }
     if (!triton) return;
-    for (const std::string key : {"cluster", "a", "b", "sf_vec", "c", "acc", "layout", "schedule",
-                                  "epilogue", "grouped", "mma", "warp", "swap_ab"}) {
-      if (m.get(key))
-        m.error(key, "applies only to CUTLASS kernels; a Triton kernel takes tile, dtype, d, "
+    // The CUTLASS dialect's fields (the field table's rows) mean nothing to a Triton kernel.
+    for (const FieldSpec& f : config_fields()) {
+      if (f.dialect == Dialect::cutlass && m.get(f.name))
+        m.error(f.name, "applies only to CUTLASS kernels; a Triton kernel takes tile, dtype, d, "
                      "num_warps, stages, group_m" +
                          std::string(moe ? ", block_shape, mul_routed_weight" : "") + " and triton");
     }
@@ -526,9 +544,9 @@ class Decoder {
 
   void read_epilogue(const Value& v, Members& m, model::KernelConfig& cfg) {
     Errors e;
-    const std::string variants(model::epilogue_choices());
+    const std::string_view variants = model::epilogue_choices();
     if (v.kind == Value::Kind::String) {
-      if (auto x = read_choice(v, model::parse_epilogue, "epilogue variant", variants, e))
+      if (auto x = read_enum(v, model::epilogue_names(), "epilogue variant", e))
         cfg.epilogue.variant = *x;
       m.file(e);
       return;
@@ -542,12 +560,12 @@ class Decoder {
       return;
     }
     // Nested fields are filed as "epilogue.<key>", ordered within the epilogue's position.
-    static const std::string kAllowed = join(epilogue_field_names());
+    static const std::string kAllowed = join_names(epilogue_field_names());
     Members em(v, epilogue_field_names(), kAllowed, "epilogue.", errors_, m.position("epilogue"), 1,
                suggest_);
     model::EpilogueSpec& spec = cfg.epilogue;
     if (const Value* x = em.get("variant")) {
-      if (auto r = read_choice(*x, model::parse_epilogue, "epilogue variant", variants, e))
+      if (auto r = read_enum(*x, model::epilogue_names(), "epilogue variant", e))
         spec.variant = *r;
       em.file(e);
     }
@@ -563,26 +581,22 @@ class Decoder {
         em.file(e);
       }
     }
-    const bool blockscale = spec.variant == model::EpilogueVariant::BlockScaleOut;
-    const std::string only =
-        "applies only to the blockscale_out epilogue (\"variant\": \"blockscale_out\")";
+    for (const FieldSpec& f : epilogue_fields())
+      epilogue_positions_.push_back({"epilogue." + std::string(f.name), em.position(f.name)});
+    // Whether sf_vec and sf go with the variant is model::validate's to say (run()).
     if (const Value* x = em.get("sf_vec")) {
-      if (auto s = read_sf_vec(*x, e)) {
-        spec.sf_vec = *s;
-        if (!blockscale) e.push_back(only);
-      }
+      if (auto s = read_sf_vec(*x, e)) spec.sf_vec = *s;
       em.file(e);
     }
     if (const Value* x = em.get("sf")) {
       if (x->kind != Value::Kind::String) {
-        e.push_back(type_error("a string", *x, kScaleTypes));
+        e.push_back(type_error("a string", *x, scale_types()));
       } else if (auto t = model::parse_dtype(lower_ascii(x->text));
                  t && (*t == DType::UE4M3 || *t == DType::UE8M0)) {
         spec.sf = *t;
-        if (!blockscale) e.push_back(only);
       } else {
-        e.push_back(value_error(*x, "scale-factor type", kScaleTypes,
-                                suggest_choice(x->text, kScaleTypes)));
+        e.push_back(value_error(*x, "scale-factor type", scale_types(),
+                                suggest_name(x->text, FieldKind::scale_type)));
       }
       em.file(e);
     }
@@ -598,14 +612,14 @@ class Decoder {
     Errors e;
     bool launcher_bad = false, op_bad = false, blocks_ok = false;
     if (const Value* v = m.get("launcher")) {
-      if (auto l = read_choice(*v, model::parse_launcher, "launcher", model::launcher_choices(), e))
+      if (auto l = read_enum(*v, model::launcher_names(), "launcher", e))
         cfg.launcher = *l;
       else
         launcher_bad = true;
       m.file(e);
     }
     if (const Value* v = m.get("op")) {
-      if (auto o = read_choice(*v, model::parse_engine_op, "op", model::engine_op_choices(), e))
+      if (auto o = read_enum(*v, model::engine_op_names(), "op", e))
         cfg.op = *o;
       else
         op_bad = true;
@@ -614,7 +628,7 @@ class Decoder {
     if (const Value* v = m.get("bias")) {
       if (v->kind == Value::Kind::Null)
         cfg.bias = model::Bias::None;
-      else if (auto b = read_choice(*v, model::parse_bias, "bias", model::bias_choices(), e))
+      else if (auto b = read_enum(*v, model::bias_names(), "bias", e))
         cfg.bias = *b;
       m.file(e);
     }
@@ -740,14 +754,13 @@ class Decoder {
   }
 
   static bool is_engine_family(const std::string& family) {
-    if (family.empty()) return false;
-    for (int sm : {89, 90, 100, 120})
-      if (family == model::engine_family_for(sm)) return true;
-    return false;
+    return family_kind(family) == model::FamilyKind::EngineCutlass;
   }
+  /// The engine CUTLASS families of the family table, in its order.
   static std::string engine_families() {
     std::string out;
-    for (int sm : {89, 90, 100, 120}) out += (out.empty() ? "" : ", ") + std::string(model::engine_family_for(sm));
+    for (const model::FamilyRow& r : model::family_table())
+      if (r.kind == model::FamilyKind::EngineCutlass) out += (out.empty() ? "" : ", ") + std::string(r.family->name());
     return out;
   }
 
@@ -755,6 +768,8 @@ class Decoder {
   std::size_t index_;
   bool suggest_;
   bool k_in_bytes_ = false;  ///< tile given as a TensorRT-LLM name ("…x64B")
+  /// Where the epilogue object's members are ("epilogue.sf_vec" -> its position), once read.
+  std::vector<std::pair<std::string, std::size_t>> epilogue_positions_;
   std::vector<std::pair<std::size_t, FieldError>> errors_;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct DecodedConfig {
   std::string name;                           ///< the readable "name", else "#<index>"
   std::optional<model::KernelConfig> config;  ///< set exactly when `errors` is empty
   bool arch_given = false;
+  std::uint64_t given = 0;  ///< Provenance::given: the config fields the object has
   std::vector<FieldError> errors;
 };
 

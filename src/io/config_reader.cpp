@@ -1,4 +1,4 @@
-#include "tilefit/io/config_reader.hpp"
+#include "io/config_reader.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -143,7 +143,10 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
                                   "a tuned fused-MoE table with no batch-size entries "
                                   "(expected {\"1\": {\"BLOCK_SIZE_M\": …, …}, …})"});
       if (!triton_version_.empty())
-        for (LoadedConfig& c : result_.configs) c.config.triton_version = triton_version_;
+        for (LoadedConfig& c : result_.configs) {
+          c.config.triton_version = triton_version_;
+          c.from.give("triton");
+        }
     }
     if (suppressed_ > 0)
       result_.errors.push_back({file_, -1, "", "",
@@ -197,12 +200,13 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
       return;
     }
     detail::DecodedConfig d = detail::decode_tuned_entry(v, key, tuned_name_, listing());
+    Provenance from{Provenance::Origin::tuned_entry, file_, index, key, d.given};
     if (d.config) {
-      result_.configs.push_back({file_, index, std::move(*d.config), false});
+      result_.configs.push_back({file_, index, std::move(*d.config), false, std::move(from)});
       return;
     }
     ++bad_configs_;
-    for (detail::FieldError& e : d.errors) add({file_, index, name, std::move(e.field), std::move(e.message)});
+    for (detail::FieldError& e : d.errors) add(from.error(name, std::move(e.field), std::move(e.message)));
   }
 
   void add(ConfigError e) {
@@ -275,27 +279,23 @@ bool holds_alternatives(const Value& config, const std::string& field) {
 
 namespace detail {
 
-namespace {
-/// Keeps the one config of a "[...]" document.
-class OneConfig final : public StreamSink {
- public:
-  void on_config(std::size_t, Value&& v, bool) override { value = std::move(v); }
-  void on_top_field(const std::string&, Value&&, bool) override {}
-  Value value;
-};
-}  // namespace
 
-bool read_kernel_name(Value& v, const std::string& file, std::size_t index, ErrorSink& errors) {
-  std::variant<std::string, KernelNameError> r = config_from_kernel_name(v.text);
+std::optional<LoadedConfig> read_kernel_name(const std::string& name, const std::string& file, std::size_t index,
+                                             ErrorSink& errors) {
+  std::variant<NamedConfig, KernelNameError> r = config_from_kernel_name(name);
+  Provenance from{Provenance::Origin::kernel_name, file, static_cast<int>(index), name, 0};
   if (auto* e = std::get_if<KernelNameError>(&r)) {
-    errors.error({file, static_cast<int>(index), truncate_utf8(v.text, kMaxNameBytes), "",
-                  "not a CUTLASS kernel name tilefit reads: " + format_kernel_name_error(*e)});
-    return false;
+    errors.error(from.error(truncate_utf8(name, kMaxNameBytes), "",
+                            "not a CUTLASS kernel name tilefit reads: " + format_kernel_name_error(*e)));
+    return std::nullopt;
   }
-  OneConfig one;
-  stream_configs("[" + std::get<std::string>(r) + "]", one);
-  v = std::move(one.value);
-  return true;
+  NamedConfig& n = std::get<NamedConfig>(r);
+  from.given = n.given;
+  if (!n.config) {
+    for (model::ConfigIssue& i : n.errors) errors.error(from.error(name, std::move(i.field), std::move(i.message)));
+    return std::nullopt;
+  }
+  return LoadedConfig{file, static_cast<int>(index), std::move(*n.config), n.arch_given, std::move(from)};
 }
 
 Document parse_document(std::string_view text, const std::string& file_label,
@@ -363,17 +363,24 @@ namespace {
 detail::ConfigHandler decoding_handler(const std::string& file_label,
                                        const std::function<void(LoadedConfig&&)>& keep) {
   return [&file_label, &keep](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
-        if (v.kind == Value::Kind::String && !detail::read_kernel_name(v, file_label, index, errors))
-          return false;
+        if (v.kind == Value::Kind::String) {
+          std::optional<LoadedConfig> named = detail::read_kernel_name(v.text, file_label, index, errors);
+          if (named) keep(std::move(*named));
+          return named.has_value();
+        }
+        Provenance from;
+        from.file = file_label;
+        from.index = static_cast<int>(index);
         detail::DecodedConfig dc = detail::decode_config(v, index, too_large, errors.listing());
+        from.given = dc.given;
         if (dc.config) {
-          keep({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given});
+          keep({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given, std::move(from)});
           return true;
         }
         for (detail::FieldError& e : dc.errors) {
           if (holds_alternatives(v, e.field))
             e.message += "; an array of alternatives makes a sweep space: run `tilefit sweep` on this file";
-          errors.error({file_label, static_cast<int>(index), dc.name, std::move(e.field), std::move(e.message)});
+          errors.error(from.error(dc.name, std::move(e.field), std::move(e.message)));
         }
         return false;
       };
@@ -392,6 +399,8 @@ class WholeFileProbe final : public detail::StreamSink {
 };
 
 }  // namespace
+
+namespace detail {
 
 LoadResult parse_configs(std::string_view text, const std::string& file_label) {
   LoadResult r;
@@ -414,7 +423,7 @@ std::vector<ConfigError> stream_configs(std::string_view text, const std::string
             out.top != detail::StreamOutcome::Top::Scalar && !probe.risky;
   }
   if (!whole) {  // read it all first: what was handled is dropped if the file fails
-    LoadResult r = parse_configs(text, file_label);
+    LoadResult r = detail::parse_configs(text, file_label);
     for (LoadedConfig& c : r.configs) each(std::move(c));
     return std::move(r.errors);
   }
@@ -425,36 +434,6 @@ std::vector<ConfigError> stream_configs(std::string_view text, const std::string
 }
 
 
-
-LoadResult configs_from_names(const std::vector<std::string>& names) {
-  std::string doc = "[";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i) doc += ",";
-    append_json_string(doc, names[i]);
-  }
-  return parse_configs(doc + "]", "--name");
-}
-
-std::vector<ConfigError> stream_config_file(const std::string& path,
-                                            const std::function<void(LoadedConfig&&)>& each) {
-  const std::string label = path == "-" ? "<stdin>" : detail::printable(path);
-  auto input = detail::read_input(path);
-  if (auto* failure = std::get_if<detail::ReadFailure>(&input))
-    return {{label, -1, "", "", std::move(failure->message)}};
-  return stream_configs(std::get<std::string>(input), label, each);
-}
-
-LoadResult read_config_file(const std::string& path) {
-  // A path that is not printable UTF-8 (legal on Linux) is named with visible escapes: the
-  // label goes into JSON and tables, which take only UTF-8.
-  const std::string label = path == "-" ? "<stdin>" : detail::printable(path);
-  auto input = detail::read_input(path);
-  if (auto* failure = std::get_if<detail::ReadFailure>(&input)) {
-    LoadResult r;
-    r.errors.push_back({label, -1, "", "", std::move(failure->message)});
-    return r;
-  }
-  return parse_configs(std::get<std::string>(input), label);
-}
+}  // namespace detail
 
 }  // namespace tilefit::io

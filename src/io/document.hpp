@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,9 +41,11 @@ struct Document {
 
 /// Parses `text` (a config file's bytes; `file_label` names it in errors).
 /// A string in the configs array is a CUTLASS library kernel name (tilefit/io/kernel_name.hpp):
-/// replaces `v` by the config object it stands for and returns true; otherwise reports the part
-/// of the name that cannot be read (field "" , config named by the kernel name) and returns false.
-bool read_kernel_name(Value& v, const std::string& file, std::size_t index, ErrorSink& errors);
+/// its typed config, with its provenance (Origin::kernel_name); or nullopt once what cannot be
+/// read is reported (the part of the name: field "", config named by the kernel name; or a field
+/// the config format refuses).
+std::optional<LoadedConfig> read_kernel_name(const std::string& name, const std::string& file, std::size_t index,
+                                             ErrorSink& errors);
 
 /// `max_values`: the cap on one config's JSON values (a sweep space may hold many alternatives).
 Document parse_document(std::string_view text, const std::string& file_label,

@@ -129,8 +129,8 @@ std::optional<std::string> read_string(const Value& v, Errors& errors) {
   return std::nullopt;
 }
 
-std::optional<std::string> suggest_choice(std::string_view word, std::string_view choices) {
-  return did_you_mean(word, split_choices(choices));
+std::optional<std::string> suggest_name(std::string_view word, FieldKind kind) {
+  return did_you_mean(word, allowed_names(kind));
 }
 
 std::optional<std::string> read_triton_version(const Value& v, Errors& errors) {

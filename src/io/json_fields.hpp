@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "io/json_value.hpp"
+#include "io/suggest.hpp"
+#include "tilefit/io/vocabulary.hpp"
+#include "tilefit/model/enum_table.hpp"
 
 namespace tilefit::io::detail {
 
@@ -51,24 +54,41 @@ std::optional<std::string> read_string(const Value& v, Errors& errors);
 /// ".1", "+git1234"), at most 32 bytes.
 std::optional<std::string> read_triton_version(const Value& v, Errors& errors);
 
-/// A string naming one of `choices` (a comma-separated list as the model gives them),
-/// matched case-insensitively through `parse`; suggests the nearest name when unknown.
+/// A string naming one of the names of `kind` (allowed_names(kind), from the model's name
+/// tables), matched case-insensitively through `parse`; `choices` is the "allowed:" text the
+/// model derives from the same table. Suggests the nearest name when unknown.
 template <class Parse>
 auto read_choice(const Value& v, Parse parse, std::string_view noun, std::string_view choices,
-                 Errors& errors) -> decltype(parse(std::string_view{}));
+                 FieldKind kind, Errors& errors) -> decltype(parse(std::string_view{}));
 
-/// Suggestion for `word` among the names in a *_choices() list.
-std::optional<std::string> suggest_choice(std::string_view word, std::string_view choices);
+/// Suggestion for `word` among allowed_names(kind).
+std::optional<std::string> suggest_name(std::string_view word, FieldKind kind);
+
+/// A string naming one row of the model's name table `table` (model/enum_table.hpp), matched
+/// case-insensitively: the table gives the parse, the "allowed:" list and the did-you-mean.
+template <class E>
+std::optional<E> read_enum(const Value& v, std::span<const model::EnumName<E>> table, std::string_view noun,
+                           Errors& errors) {
+  if (v.kind != Value::Kind::String) {
+    errors.push_back(type_error("a string", v, model::join_names(table)));
+    return std::nullopt;
+  }
+  if (auto r = model::parse_enum(table, lower_ascii(v.text))) return r;
+  std::vector<std::string> names;
+  for (const model::EnumName<E>& e : table) names.emplace_back(e.name);
+  errors.push_back(value_error(v, noun, model::join_names(table), did_you_mean(v.text, names)));
+  return std::nullopt;
+}
 
 template <class Parse>
 auto read_choice(const Value& v, Parse parse, std::string_view noun, std::string_view choices,
-                 Errors& errors) -> decltype(parse(std::string_view{})) {
+                 FieldKind kind, Errors& errors) -> decltype(parse(std::string_view{})) {
   if (v.kind != Value::Kind::String) {
     errors.push_back(type_error("a string", v, choices));
     return std::nullopt;
   }
   if (auto r = parse(lower_ascii(v.text))) return r;
-  errors.push_back(value_error(v, noun, choices, suggest_choice(v.text, choices)));
+  errors.push_back(value_error(v, noun, choices, suggest_name(v.text, kind)));
   return std::nullopt;
 }
 

@@ -64,6 +64,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/config_decoder.hpp"
+#include "io/json_value.hpp"
 #include "tilefit/io/input_limits.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config_limits.hpp"
@@ -547,13 +549,13 @@ class Output {
     if (!s.empty() && std::find(notes_.begin(), notes_.end(), s) == notes_.end())
       notes_.push_back(std::move(s));
   }
-  std::string finish() {
+  Json finish() {
     if (!notes_.empty()) {
       std::string c;
       for (const std::string& n : notes_) c += (c.empty() ? "" : "; ") + n;
       j["comment"] = "read from a CUTLASS kernel name: " + c;
     }
-    return j.dump();
+    return std::move(j);
   }
 
  private:
@@ -1117,7 +1119,7 @@ void map_sm120(const Name3x& n, Output& out) {
     out.j["mma"] = k.instr == Instr::f8f6f4 ? "f8f6f4" : k.instr == Instr::nvf4 ? "nvf4" : "auto";
 }
 
-std::string read_3x(std::string_view name, Reader& r) {
+Json read_3x(std::string_view name, Reader& r) {
   Name3x n;
   n.name = name;
   read_arch3x(r, n);
@@ -1244,7 +1246,7 @@ RecipeInfo recipe_info(Recipe r) {
 bool is_half(DType t) { return t == DType::F16 || t == DType::BF16; }
 bool is_int8(DType t) { return t == DType::S8 || t == DType::U8; }
 
-std::string read_2x(std::string_view name, Reader& r) {
+Json read_2x(std::string_view name, Reader& r) {
   // Opcode class.
   const Part& op = r.next("the opcode class (tensorop)");
   if (op.text.size() > 2 && op.text.substr(0, 2) == "sm" && number(op.text.substr(2), 999))
@@ -1469,9 +1471,46 @@ std::string read_2x(std::string_view name, Reader& r) {
   return out.finish();
 }
 
-}  // namespace
+/// The name's config in the config-file format, as the reader's own tree (no JSON text).
+detail::Value to_value(const Json& j) {
+  detail::Value v;
+  using K = detail::Value::Kind;
+  switch (j.type()) {
+    case Json::value_t::null: v.kind = K::Null; break;
+    case Json::value_t::boolean: v.kind = K::Bool; v.boolean = j.get<bool>(); break;
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: {
+      const std::int64_t x = j.get<std::int64_t>();
+      if (x < 0) {
+        v.kind = K::Integer;
+        v.integer = x;
+      } else {
+        v.kind = K::Unsigned;
+        v.unsigned_ = static_cast<std::uint64_t>(x);
+      }
+      v.text = std::to_string(x);
+      break;
+    }
+    case Json::value_t::number_float: v.kind = K::Float; v.text = j.dump(); break;
+    case Json::value_t::string: v.kind = K::String; v.text = j.get<std::string>(); break;
+    case Json::value_t::array:
+      v.kind = K::Array;
+      for (const Json& e : j) v.items.push_back(to_value(e));
+      break;
+    case Json::value_t::object:
+      v.kind = K::Object;
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        v.keys.push_back(it.key());
+        v.items.push_back(to_value(it.value()));
+      }
+      break;
+    default: break;  // binary, discarded: never built here
+  }
+  return v;
+}
 
-std::variant<std::string, KernelNameError> config_from_kernel_name(std::string_view name) {
+/// The config-file form of `name` (the readers of this file), or why it cannot be read.
+std::variant<Json, KernelNameError> name_json(std::string_view name) {
   try {
     if (name.empty())
       fail({"", 0},
@@ -1508,6 +1547,28 @@ std::variant<std::string, KernelNameError> config_from_kernel_name(std::string_v
   } catch (const Failure& f) {
     return f.error;
   }
+}
+
+}  // namespace
+
+std::variant<NamedConfig, KernelNameError> config_from_kernel_name(std::string_view name) {
+  std::variant<Json, KernelNameError> j = name_json(name);
+  if (auto* e = std::get_if<KernelNameError>(&j)) return std::move(*e);
+  // The one decoder gives the typed config: a name and the config it stands for, written out,
+  // read the same (defaults, inference, what the config format bounds).
+  detail::DecodedConfig d = detail::decode_config(to_value(std::get<Json>(j)), 0, false);
+  NamedConfig out;
+  out.config = std::move(d.config);
+  out.arch_given = d.arch_given;
+  out.given = d.given;
+  for (detail::FieldError& f : d.errors) out.errors.push_back({std::move(f.field), std::move(f.message)});
+  return out;
+}
+
+std::variant<std::string, KernelNameError> kernel_name_json(std::string_view name) {
+  std::variant<Json, KernelNameError> j = name_json(name);
+  if (auto* e = std::get_if<KernelNameError>(&j)) return std::move(*e);
+  return std::get<Json>(j).dump();
 }
 
 std::string format_kernel_name_error(const KernelNameError& e) {

@@ -187,6 +187,8 @@ class SpaceBuilder {
     s.index = static_cast<int>(index_);
     s.name = name_;
     for (std::size_t i = 0; i < obj.keys.size(); ++i) s.arch_given = s.arch_given || obj.keys[i] == "arch";
+    s.from = from();
+    for (const std::string& key : obj.keys) s.from.give(key);
     long double count = 1;
     for (std::size_t a = 0; a < alts.size(); ++a) {
       ConfigSpace::Axis axis;
@@ -385,7 +387,15 @@ class SpaceBuilder {
     const std::string key = field + "\n" + message;
     failed_ = true;
     if (!reported_.insert(key).second) return;
-    errors_.error({file_, static_cast<int>(index_), name_, std::move(field), std::move(message)});
+    errors_.error(from().error(name_, std::move(field), std::move(message)));
+  }
+
+  /// The space's provenance: a config object of the file (its candidates are sweep alternatives).
+  Provenance from() const {
+    Provenance p;
+    p.file = file_;
+    p.index = static_cast<int>(index_);
+    return p;
   }
 
   const std::string& file_;
@@ -410,22 +420,37 @@ void ConfigSpace::candidate(std::uint64_t i, KernelConfig& out) const {
   if (size_ > 1) out.name = name + "@" + std::to_string(i);
 }
 
+Provenance ConfigSpace::provenance(std::uint64_t i) const {
+  Provenance p = from;
+  if (size_ > 1) {
+    p.origin = Provenance::Origin::sweep_alternative;
+    p.key = name + "@" + std::to_string(i);
+  }
+  return p;
+}
+
 ConfigSpace ConfigSpace::single(const LoadedConfig& c) {
   ConfigSpace s;
   s.file = c.file;
   s.index = c.index;
   s.name = c.config.name;
   s.arch_given = c.arch_given;
+  s.from = c.from;
   s.combos_.push_back(c.config);
   return s;
 }
+
+namespace detail {
 
 SpaceLoad parse_spaces(std::string_view text, const std::string& file_label) {
   SpaceLoad r;
   detail::Document d = detail::parse_document(
       text, file_label, [&](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
-        if (v.kind == Value::Kind::String && !detail::read_kernel_name(v, file_label, index, errors))
-          return false;
+        if (v.kind == Value::Kind::String) {  // a kernel name: a space of its one config
+          std::optional<LoadedConfig> named = detail::read_kernel_name(v.text, file_label, index, errors);
+          if (named) r.spaces.push_back(ConfigSpace::single(*named));
+          return named.has_value();
+        }
         std::optional<ConfigSpace> s = SpaceBuilder(file_label, index, errors).build(std::move(v), too_large);
         if (!s) return false;
         r.spaces.push_back(std::move(*s));
@@ -438,26 +463,6 @@ SpaceLoad parse_spaces(std::string_view text, const std::string& file_label) {
   return r;
 }
 
-SpaceLoad spaces_from_names(const std::vector<std::string>& names) {
-  std::string doc = "[";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i) doc += ",";
-    append_json_string(doc, names[i]);
-  }
-  return parse_spaces(doc + "]", "--name");
-}
-
-SpaceLoad read_space_file(const std::string& path) {
-  // A path that is not printable UTF-8 (legal on Linux) is named with visible escapes: the
-  // label goes into JSON and tables, which take only UTF-8.
-  const std::string label = path == "-" ? "<stdin>" : detail::printable(path);
-  auto input = detail::read_input(path);
-  if (auto* failure = std::get_if<detail::ReadFailure>(&input)) {
-    SpaceLoad r;
-    r.errors.push_back({label, -1, "", "", std::move(failure->message)});
-    return r;
-  }
-  return parse_spaces(std::get<std::string>(input), label);
-}
+}  // namespace detail
 
 }  // namespace tilefit::io

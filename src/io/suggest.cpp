@@ -68,28 +68,4 @@ std::optional<std::string> did_you_mean(std::string_view word,
   return best;
 }
 
-std::vector<std::string> split_choices(std::string_view list) {
-  // "e2m1 (fp4), bf16, ..." -> e2m1, fp4, bf16; phrases with spaces ("or an element type") are
-  // prose, not names, and are skipped.
-  std::vector<std::string> out;
-  std::string cur;
-  auto flush = [&] {
-    const std::size_t b = cur.find_first_not_of(' ');
-    const std::size_t e = cur.find_last_not_of(' ');
-    if (b != std::string::npos) {
-      std::string item = cur.substr(b, e - b + 1);
-      if (item.find(' ') == std::string::npos) out.push_back(std::move(item));
-    }
-    cur.clear();
-  };
-  for (char ch : list) {
-    if (ch == ',' || ch == '(' || ch == ')')
-      flush();
-    else
-      cur += ch;
-  }
-  flush();
-  return out;
-}
-
 }  // namespace tilefit::io::detail

@@ -19,8 +19,4 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ca
 std::optional<std::string> did_you_mean(std::string_view word,
                                         const std::vector<std::string>& candidates);
 
-/// Splits a comma-separated list ("a, b, c") into its names, for the model's *_choices();
-/// aliases in parentheses ("e2m1 (fp4)") are names too, phrases with spaces are dropped.
-std::vector<std::string> split_choices(std::string_view list);
-
 }  // namespace tilefit::io::detail

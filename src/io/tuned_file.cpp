@@ -8,6 +8,7 @@
 #include "tilefit/io/vocabulary.hpp"
 #include "tilefit/io/input_limits.hpp"
 #include "tilefit/model/config_limits.hpp"
+#include "tilefit/model/validate.hpp"
 
 namespace tilefit::io::detail {
 namespace {
@@ -48,11 +49,6 @@ const std::vector<std::string>& entry_field_names() {
   return k;
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 }  // namespace
 
@@ -207,7 +203,7 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
       if (auto s = suggest ? did_you_mean(f, known) : std::nullopt)
         msg += "; did you mean \"" + *s + "\"?";
       else
-        msg += "; allowed: " + join(known);
+        msg += "; allowed: " + join_names(known);
       out.errors.push_back({field, msg});
       continue;
     }
@@ -266,6 +262,21 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   }
   cfg.tuned_device = name.device_name;
   cfg.triton_version = name.triton_version;
+  // The config fields this entry (and the table's name) set, for its Provenance.
+  const auto give = [&out](std::string_view field) {
+    if (const auto i = config_field_index(field)) out.given |= std::uint64_t{1} << *i;
+  };
+  give("kernel");  // a tuned table is vLLM's fused-MoE kernel's
+  give("tile");
+  if (seen.count("GROUP_SIZE_M")) give("group_m");
+  if (seen.count("num_warps")) give("num_warps");
+  if (seen.count("num_stages")) give("stages");
+  if (!name.dtype.empty()) give("dtype");
+  if (name.block_shape) give("block_shape");
+  if (!name.triton_version.empty()) give("triton");
+  // What every front end checks (a block_shape from the file name is not bounded there).
+  for (model::ConfigIssue& i : model::validate(cfg)) out.errors.push_back({std::move(i.field), std::move(i.message)});
+  if (!out.errors.empty()) return out;
   out.config = std::move(cfg);
   return out;
 }

@@ -1,6 +1,7 @@
 #include "tilefit/io/vocabulary.hpp"
 
-#include "io/suggest.hpp"
+#include <iterator>
+
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/dtype.hpp"
 #include "tilefit/model/family.hpp"
@@ -9,107 +10,138 @@ namespace tilefit::io {
 namespace {
 
 using K = FieldKind;
+using D = Dialect;
 
 constexpr FieldSpec kConfigFields[] = {
-    {"name", "string", "label; default `#<index>`", K::name},
+    {"name", "string", "label; default `#<index>`", K::name,
+     D::common, "#<index>", "the kernel's label (not in the kernel)"},
     {"arch", "string or number",
-     "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; must be in the built-in table", K::arch},
+     "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; must be in the built-in table", K::arch,
+     D::common, "the target's", "cutlass::arch::Sm90, Sm100, Sm120 ... / the Triton target"},
     {"kernel", "string",
      "family: `sm120_blockscaled`, `sm120_dense`, `sm90_tma_ws`, `sm100_umma`, `sm80_multistage`; "
      "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with `launcher`); "
      "`triton_matmul`, `triton_fused_moe`; default: inferred from arch, types and `launcher` (a "
      "Triton kernel is never inferred: name it)",
-     K::kernel},
+     K::kernel,
+     D::common, "inferred from arch, types and launcher", "the collective builder / kernel family"},
     {"tile", "`[M,N,K]`, `\"MxNxK\"`, or a TensorRT-LLM name `\"CtaShape128x256x64B\"`",
      "CTA tile in elements (SM100: the MMA tile; Triton: `[BLOCK_SIZE_M, BLOCK_SIZE_N, "
      "BLOCK_SIZE_K]`); integers 1…65536. A trailing `B` means K is in bytes, as in TensorRT-LLM / "
      "FlashInfer enum names: `CtaShape128x256x64B` with nvfp4 is 128×256×128",
-     K::tile},
-    {"cluster", "`[x,y,z]`", "default `[1,1,1]`; x·y·z CTAs: more than 8 needs the non-portable attribute (warning, up to 16 on sm_90/sm_100/sm_103), beyond that or any cluster before sm_90 is `invalid`", K::extents3},
+     K::tile,
+     D::common, "", "TileShape (CUTLASS); BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K (Triton)"},
+    {"cluster", "`[x,y,z]`", "default `[1,1,1]`; x·y·z CTAs: more than 8 needs the non-portable attribute (warning, up to 16 on sm_90/sm_100/sm_103), beyond that or any cluster before sm_90 is `invalid`", K::extents3,
+     D::cutlass, "[1,1,1]", "ClusterShape"},
     {"dtype", "string",
      "shorthand for `a` and `b`; Triton: the dot's operand type — `triton_matmul`: `f16`, `bf16`, "
      "`f32` (a tf32 dot), `e4m3`; `triton_fused_moe`: `bf16`, `f16`, `fp8_w8a8` (vLLM's fp8 "
      "weights and activations)",
-     K::operand},
+     K::operand,
+     D::common, "", "ElementA and ElementB; the dot's operand type (Triton)"},
     {"a", "string",
-     "`nvfp4`, `mxfp4`, `mxfp6`, `mxfp8`, or an element type: `e2m1` (`fp4`), `e2m3`, `e3m2` "
-     "(`fp6`), `e4m3` (`fp8`), `e5m2`, `bf16`, `f16`, `f32`, `tf32`, `s8`, `u8`",
-     K::operand},
-    {"b", "string", "as `a`", K::operand},
+     "{formats}, or an element type: {operand_elements}",
+     K::operand,
+     D::cutlass, "bf16 (e4m3 with launcher)", "ElementA"},
+    {"b", "string", "as `a`", K::operand,
+     D::cutlass, "bf16 (e4m3 with launcher)", "ElementB"},
     {"sf_vec", "16 or 32",
-     "scale-factor vector size (block-scaled only; implied by `nvfp4` = 16, `mx*` = 32)", K::sf_vec},
+     "scale-factor vector size (block-scaled only; implied by `nvfp4` = 16, `mx*` = 32)", K::sf_vec,
+     D::cutlass, "16 for nvfp4, 32 for mx*", "SFVecSize"},
     {"c", "string or null",
      "C source (`null` = no C); defaults to `d` (with `launcher`: to the launcher's C, which an "
      "explicit `c` overrides)",
-     K::element_or_null},
+     K::element_or_null,
+     D::cutlass, "d (the launcher's C with launcher)", "ElementC"},
     {"d", "string",
      "D output; default `bf16`. Triton: C's type — `triton_matmul`: `f16`, `bf16`, `f32`, default "
      "as the tutorial (`f16` for f16/e4m3, else the dtype); `triton_fused_moe`: `bf16` or `f16`, "
      "default the activations' type (`bf16` for fp8_w8a8)",
-     K::element},
-    {"acc", "string", "accumulator; default `f32`", K::element},
+     K::element,
+     D::common, "bf16 (Triton: the kernel's default)", "ElementD; C's type (Triton)"},
+    {"acc", "string", "accumulator; default `f32`", K::element,
+     D::cutlass, "f32", "ElementAccumulator"},
     {"layout", "string",
      "CUTLASS letters for A, B (and C/D): `tn` (default), `tnt`, `tnn`, … (A `t` = K-major; B `n` "
      "= K-major; C/D `t` = row-major)",
-     K::layout},
+     K::layout,
+     D::cutlass, "tn", "LayoutA, LayoutB, LayoutC/D"},
     {"schedule", "string",
-     "`auto`, `cooperative`, `pingpong`, `1sm`, `2sm`, `multistage`, `ws` (the basic, "
-     "non-persistent SM90 `KernelTmaWarpSpecialized*` kernel the engines use for small M)",
-     K::schedule},
+     "{schedules} (the basic, non-persistent SM90 `KernelTmaWarpSpecialized*` kernel the engines "
+     "use for small M)",
+     K::schedule,
+     D::cutlass, "auto", "KernelSchedule"},
     {"epilogue", "string or object",
-     "`auto`, `tma`, `nosmem`, `blockscale_out`, `trtllm_default`, `finalize`; object form "
+     "{epilogues}; object form "
      "`{\"variant\": …, \"tile\": [m,n], \"stages_c\": …, \"stages_d\": …, \"sf_vec\": …, \"sf\": …}`",
-     K::epilogue},
-    {"grouped", "bool", "ptr-array / MoE grouped kernel", K::boolean},
+     K::epilogue,
+     D::cutlass, "auto", "EpilogueSchedule, EpilogueTile, StagesC/StagesD"},
+    {"grouped", "bool", "ptr-array / MoE grouped kernel", K::boolean,
+     D::cutlass, "false", "GemmGrouped / ptr-array kernels"},
     {"stages", "`\"auto\"` or integer",
      "`auto` = the builder's `StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>` "
      "rule; integers 1…4096. Triton: `num_stages` (no `auto`); absent: Triton's default 3",
-     K::stages},
+     K::stages,
+     D::common, "auto (Triton: 3)", "StageCount / StageCountAutoCarveout; num_stages (Triton)"},
     {"mma", "string",
-     "block-scaled instruction: `auto`, `f8f6f4` (fp4/fp6 stored as one byte), `nvf4`", K::mma},
-    {"warp", "`[m,n,k]`", "warp tile, `sm80_multistage` and `launcher` configs on sm_89 only", K::extents3},
+     "block-scaled instruction: `auto`, `f8f6f4` (fp4/fp6 stored as one byte), `nvf4`", K::mma,
+     D::cutlass, "auto", "the block-scaled MMA instruction kind"},
+    {"warp", "`[m,n,k]`", "warp tile, `sm80_multistage` and `launcher` configs on sm_89 only", K::extents3,
+     D::cutlass, "", "WarpShape (CUTLASS 2.x)"},
     {"swap_ab", "bool",
      "TensorRT-LLM's transposed MoE launch, or an engine's swap_ab config (C/D become column-major)",
-     K::boolean},
-    {"comment", "string", "free text, ignored", K::text},
-    {"description", "string", "free text, ignored", K::text},
+     K::boolean,
+     D::cutlass, "false", "TensorRT-LLM / engine swap_ab launch"},
+    {"comment", "string", "free text, ignored", K::text,
+     D::common, "", ""},
+    {"description", "string", "free text, ignored", K::text,
+     D::common, "", ""},
     // ---- inference-engine FP8 kernels (issue 11) ----
     {"launcher", "string",
      "`vllm` or `sglang`: whose launcher builds an FP8 kernel (vLLM `cutlass_scaled_mm`, SGLang "
      "`fp8_scaled_mm` / `fp8_blockwise_scaled_mm`) on sm_89, sm_90, sm_100 (sm_103, sm_110) or "
      "sm_120 (sm_121); it decides what the config does not say — C type, fusion tree, epilogue "
      "schedule, tile scheduler (see [Engine configs](#engine-configs)); `a`/`b` default to `e4m3`",
-     K::launcher},
+     K::launcher,
+     D::engine_cutlass, "none", "vLLM cutlass_scaled_mm, SGLang fp8_scaled_mm / fp8_blockwise_scaled_mm"},
     {"op", "string",
      "with `launcher`: `scaled_mm` (default; per-tensor or per-token × per-channel scales) or "
      "`blockwise_fp8` (scale blocks `scale_block`; sm_90, sm_100, sm_120)",
-     K::engine_op},
+     K::engine_op,
+     D::engine_cutlass, "scaled_mm", "the engine's GEMM entry point"},
     {"bias", "string or null",
      "with `launcher` and `scaled_mm`: `none` (default), `row` (vLLM `ScaledEpilogueBias`, SGLang's "
      "bias: a D-typed row of tile N), `column` (vLLM `ScaledEpilogueColumnBias`, with `swap_ab`)",
-     K::bias},
+     K::bias,
+     D::engine_cutlass, "none", "ScaledEpilogueBias / ScaledEpilogueColumnBias"},
     {"scale_block", "`{\"a\": [m,k], \"b\": [n,k]}`",
      "with `blockwise_fp8`: scale blocks of A (activations) and B (weights) as the engine writes "
      "them (`swap_ab` swaps them for the kernel); default `{\"a\": [1, 128], \"b\": [128, 128]}`; "
      "must divide the tile",
-     K::scale_block},
+     K::scale_block,
+     D::engine_cutlass, "{\"a\": [1, 128], \"b\": [128, 128]}", "ScaleGranularityM/N/K"},
     // Triton kernels (issue 12).
     {"num_warps", "integer",
      "Triton: `num_warps`, a power of two up to 32; default 4 (integers 1…1024 are read)",
-     K::integer},
+     K::integer,
+     D::triton, "4", "num_warps"},
     {"group_m", "integer", "Triton: `GROUP_SIZE_M` (index arithmetic only: no shared memory)",
-     K::integer},
+     K::integer,
+     D::triton, "", "GROUP_SIZE_M"},
     {"block_shape", "`[n,k]`",
      "`triton_fused_moe` with `fp8_w8a8`: vLLM's `block_shape` [block_n, block_k] of the "
      "block-wise scales",
-     K::extents2},
+     K::extents2,
+     D::triton, "", "vLLM block_shape [block_n, block_k]"},
     {"mul_routed_weight", "bool",
      "`triton_fused_moe`: vLLM's `MUL_ROUTED_WEIGHT` (the MoE's second GEMM; no shared memory)",
-     K::boolean},
+     K::boolean,
+     D::triton, "false", "MUL_ROUTED_WEIGHT"},
     {"triton", "string",
      "Triton version the config was tuned with, e.g. `\"3.4.0\"`; analysed with the 3.6 rules, "
      "a warning when it is not 3.6",
-     K::version},
+     K::version,
+     D::triton, "", "triton.__version__ of the tuned config"},
 };
 
 constexpr FieldSpec kTunedEntryFields[] = {
@@ -123,7 +155,7 @@ constexpr FieldSpec kTunedEntryFields[] = {
 };
 
 constexpr FieldSpec kEpilogueFields[] = {
-    {"variant", "string", "`auto`, `tma`, `nosmem`, `blockscale_out`, `trtllm_default`, `finalize`",
+    {"variant", "string", "{epilogues}",
      K::epilogue_variant},
     {"tile", "`[m,n]`",
      "explicit epilogue tile (SGLang's SM120 `blockwise_fp8`: the epilogue's CTA tile, its "
@@ -145,9 +177,39 @@ constexpr FieldSpec kFileFields[] = {
 }  // namespace
 
 std::span<const FieldSpec> config_fields() { return kConfigFields; }
+
+const FieldSpec* find_config_field(std::string_view name) {
+  for (const FieldSpec& f : kConfigFields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::optional<std::size_t> config_field_index(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kConfigFields); ++i)
+    if (kConfigFields[i].name == name) return i;
+  return std::nullopt;
+}
+
+static_assert(std::size(kConfigFields) <= 64, "Provenance::given holds one bit per config field");
+
+std::string_view dialect_name(Dialect d) {
+  switch (d) {
+    case Dialect::common: return "common";
+    case Dialect::cutlass: return "CUTLASS";
+    case Dialect::engine_cutlass: return "engine CUTLASS";
+    case Dialect::triton: return "Triton";
+  }
+  return "?";
+}
 std::span<const FieldSpec> epilogue_fields() { return kEpilogueFields; }
 std::span<const FieldSpec> file_fields() { return kFileFields; }
 std::span<const FieldSpec> tuned_entry_fields() { return kTunedEntryFields; }
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
 
 std::vector<std::string> field_names(std::span<const FieldSpec> fields) {
   std::vector<std::string> out;
@@ -156,20 +218,105 @@ std::vector<std::string> field_names(std::span<const FieldSpec> fields) {
   return out;
 }
 
+namespace {
+
+template <class E>
+std::vector<std::string> names_of(std::span<const model::EnumName<E>> table) {
+  std::vector<std::string> out;
+  for (const model::EnumName<E>& e : table) out.emplace_back(e.name);
+  return out;
+}
+
+/// Element types with the alias each is listed with ("e2m1", "fp4", "e2m3", ...), void left out.
+std::vector<std::string> element_names() {
+  std::vector<std::string> out;
+  for (const model::DTypeName& d : model::dtype_names()) {
+    if (d.value == model::DType::Void) continue;
+    out.emplace_back(d.name);
+    if (!d.alias.empty()) out.emplace_back(d.alias);
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+std::string ticked(std::string_view name) { return "`" + std::string(name) + "`"; }
+
+template <class E>
+std::string ticked_list(std::span<const model::EnumName<E>> table) {
+  std::string out;
+  for (const model::EnumName<E>& e : table) out += (out.empty() ? "" : ", ") + ticked(e.name);
+  return out;
+}
+
+/// What a placeholder of a meaning stands for: a list of names from the model's tables.
+std::string placeholder_text(std::string_view p) {
+  if (p == "schedules") return ticked_list(model::schedule_names());
+  if (p == "epilogues") return ticked_list(model::epilogue_names());
+  std::string out;
+  if (p == "formats") {
+    for (const model::OperandFormat& f : model::operand_formats()) out += (out.empty() ? "" : ", ") + ticked(f.name);
+  } else if (p == "operand_elements") {
+    for (const model::DTypeName& d : model::dtype_names()) {
+      if (!d.operand) continue;
+      out += (out.empty() ? "" : ", ") + ticked(d.name);
+      if (!d.alias.empty()) out += " (" + ticked(d.alias) + ")";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string field_meaning(const FieldSpec& f) {
+  std::string out;
+  std::string_view m = f.meaning;
+  for (std::size_t open; (open = m.find('{')) != std::string_view::npos;) {
+    const std::size_t close = m.find('}', open);
+    const std::string text = close == std::string_view::npos ? "" : placeholder_text(m.substr(open + 1, close - open - 1));
+    if (text.empty()) {  // not a placeholder ("{\"variant\": …}")
+      out += m.substr(0, open + 1);
+      m.remove_prefix(open + 1);
+      continue;
+    }
+    out += m.substr(0, open);
+    out += text;
+    m.remove_prefix(close + 1);
+  }
+  return out + std::string(m);
+}
+
 std::vector<std::string> allowed_names(FieldKind kind) {
   switch (kind) {
-    case K::schedule: return detail::split_choices(model::schedule_choices());
+    case K::schedule: return names_of(model::schedule_names());
     case K::epilogue:
-    case K::epilogue_variant: return detail::split_choices(model::epilogue_choices());
-    case K::mma: return detail::split_choices(model::mma_choices());
-    case K::scale_type: return {"ue4m3", "ue8m0"};
-    case K::kernel: return detail::split_choices(model::family_choices());
-    case K::launcher: return detail::split_choices(model::launcher_choices());
-    case K::engine_op: return detail::split_choices(model::engine_op_choices());
-    case K::bias: return detail::split_choices(model::bias_choices());
+    case K::epilogue_variant: return names_of(model::epilogue_names());
+    case K::mma: return names_of(model::mma_names());
+    case K::scale_type: {
+      std::vector<std::string> out;
+      for (const model::DTypeName& d : model::dtype_names())
+        if (d.scale_factor) out.emplace_back(d.name);
+      return out;
+    }
+    case K::kernel: {
+      std::vector<std::string> out;
+      for (const model::KernelFamily* f : model::families()) out.emplace_back(f->name());
+      return out;
+    }
+    case K::launcher: return names_of(model::launcher_names());
+    case K::engine_op: return names_of(model::engine_op_names());
+    case K::bias: return names_of(model::bias_names());
     case K::element:
-    case K::element_or_null: return detail::split_choices(model::dtype_choices());
-    case K::operand: return detail::split_choices(model::operand_choices());
+    case K::element_or_null: return element_names();
+    case K::operand: {
+      std::vector<std::string> out;
+      for (const model::OperandFormat& f : model::operand_formats()) out.emplace_back(f.name);
+      for (const model::DTypeName& d : model::dtype_names())
+        if (d.operand) out.emplace_back(d.name);
+      return out;
+    }
     default: return {};
   }
 }
@@ -177,7 +324,7 @@ std::vector<std::string> allowed_names(FieldKind kind) {
 std::string config_table_markdown() {
   std::string out = "| field | type | meaning |\n|---|---|---|\n";
   for (const FieldSpec& f : kConfigFields)
-    out += "| `" + std::string(f.name) + "` | " + std::string(f.type) + " | " + std::string(f.meaning) + " |\n";
+    out += "| `" + std::string(f.name) + "` | " + std::string(f.type) + " | " + field_meaning(f) + " |\n";
   return out;
 }
 

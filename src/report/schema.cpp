@@ -100,7 +100,7 @@ ordered_json object_of(std::span<const io::FieldSpec> fields, const char* requir
       names.emplace_back("fp8_w8a8");
       p = names_schema(names);
     }
-    p["description"] = std::string(f.meaning);
+    p["description"] = io::field_meaning(f);
     props[std::string(f.name)] = std::move(p);
   }
   ordered_json o = {{"type", "object"}, {"properties", std::move(props)}, {"additionalProperties", false}};

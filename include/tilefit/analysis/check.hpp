@@ -8,7 +8,7 @@
 
 #include "tilefit/analysis/target.hpp"
 #include "tilefit/device/device_source.hpp"
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/model/evaluate.hpp"
 #include "tilefit/model/result.hpp"
 
@@ -76,7 +76,7 @@ class CheckStream {
   const CheckRun& head() const { return head_; }
   /// Analyses the configs of one file (or of --name) and reports its errors.
   void add(io::LoadResult&& loaded, CheckSink& sink);
-  /// Reads `path` and analyses each config as soon as it is read (io::stream_config_file), then
+  /// Reads `path` and analyses each config as soon as it is read (io::stream of io::Source::file), then
   /// reports the file's errors.
   void add_file(const std::string& path, CheckSink& sink);
   /// Ends the run: a GPU that was required and could not be asked is one device problem.

@@ -1,4 +1,4 @@
-// Spaces of configs for `tilefit sweep`: any field of a config may hold an array of alternatives,
+// Spaces of configs for `tilefit sweep` (read through io::load<SpaceLoad>, tilefit/io/load.hpp): any field of a config may hold an array of alternatives,
 // and the cartesian product is the space. `tile` may also be {"m": [...], "n": [...], "k": [...]}
 // or a list of tiles:
 //
@@ -14,9 +14,11 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "tilefit/io/config_reader.hpp"
+#include "tilefit/io/config_error.hpp"
+#include "tilefit/io/loaded_config.hpp"
 #include "tilefit/model/config.hpp"
 
 namespace tilefit::io {
@@ -48,6 +50,13 @@ class ConfigSpace {
   /// The alternative each axis takes in candidate `i`.
   std::vector<std::size_t> choice(std::uint64_t i) const;
 
+  /// Where the space came from (a config object, a kernel name, a tuned-table entry) and the
+  /// fields it set; candidates of a space of several are sweep alternatives (provenance()).
+  Provenance from;
+  /// Candidate `i`'s provenance: `from`, as Origin::sweep_alternative keyed "<name>@<i>" when the
+  /// space has more than one candidate.
+  Provenance provenance(std::uint64_t i) const;
+
   /// A space of one candidate: a config already read (an entry of a vLLM/SGLang tuned table).
   static ConfigSpace single(const LoadedConfig& c);
 
@@ -72,13 +81,10 @@ struct SpaceLoad {
   std::vector<ConfigError> errors;   ///< every error, in file order
 };
 
-/// Parses the text of one sweep file (the config-file format, with alternatives).
+namespace detail {
+/// The text of one sweep file, already read and labelled, as spaces: what io::load<SpaceLoad>
+/// (tilefit/io/load.hpp) calls once it has resolved its Source. Not for direct use.
 SpaceLoad parse_spaces(std::string_view text, const std::string& file_label);
-
-/// Spaces of one candidate each from CUTLASS library kernel names (`sweep --name`).
-SpaceLoad spaces_from_names(const std::vector<std::string>& names);
-
-/// Reads and parses `path` ("-" = standard input).
-SpaceLoad read_space_file(const std::string& path);
+}  // namespace detail
 
 }  // namespace tilefit::io

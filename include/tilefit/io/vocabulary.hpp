@@ -2,9 +2,12 @@
 // README writes it, what it means, and what kind of value it takes. The decoder's list of known
 // fields and its did-you-mean candidates, the README's "Config format" table (a test compares
 // them) and the JSON Schema of `tilefit schema` all come from these tables. Allowed values and
-// their aliases come from the model's own name tables (model::schedule_choices() and friends).
+// their aliases come from the model's own name tables (model::schedule_names(),
+// model::dtype_names() and friends: tilefit/model/enum_table.hpp); nothing is split out of prose.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,12 +48,33 @@ enum class FieldKind {
   version,           ///< a version string ("3.6.0")
 };
 
+/// Whose field it is: every kind's, or one kind of family's (that kind's dialect). The decoder
+/// refuses a field of another dialect ("applies only to CUTLASS kernels", "applies only to
+/// Triton kernels", "applies only to engine-built kernels") from these rows.
+enum class Dialect {
+  common,          ///< every config (name, arch, kernel, tile, dtype, d, stages, free text)
+  cutlass,         ///< CUTLASS kernels, plain or engine-built (model::FamilyKind::Cutlass, EngineCutlass)
+  engine_cutlass,  ///< engine-built CUTLASS kernels (model::FamilyKind::EngineCutlass)
+  triton,          ///< Triton kernels (model::FamilyKind::Triton)
+};
+
+/// "common", "CUTLASS", "engine CUTLASS", "Triton".
+std::string_view dialect_name(Dialect d);
+
 struct FieldSpec {
   std::string_view name;
   std::string_view type;     ///< as the README's "type" column writes it
-  std::string_view meaning;  ///< as the README's "meaning" column writes it
+  std::string_view meaning;  ///< the README's "meaning" column, with {placeholders} (field_meaning)
   FieldKind kind;
+  Dialect dialect = Dialect::common;
+  std::string_view default_value = {};  ///< what an absent field means ("" for required/none)
+  std::string_view mirrors = {};        ///< the kernel source's name for it ("TileShape", ...)
 };
+
+/// The row of config field `name`, or nullptr.
+const FieldSpec* find_config_field(std::string_view name);
+/// The position of config field `name` in config_fields() (what Provenance::given's bits count).
+std::optional<std::size_t> config_field_index(std::string_view name);
 
 /// The fields of one config, in the README's order.
 std::span<const FieldSpec> config_fields();
@@ -64,9 +88,18 @@ std::span<const FieldSpec> tuned_entry_fields();
 /// The names of `fields`, in order (the decoder's known keys and did-you-mean candidates).
 std::vector<std::string> field_names(std::span<const FieldSpec> fields);
 
+/// `names` joined by ", " (the "allowed:" list of an error).
+std::string join_names(const std::vector<std::string>& names);
+
 /// The allowed names of a choice kind (schedule, epilogue_variant, mma, scale_type, kernel,
-/// element, operand), aliases included, from the model's tables.
+/// element, operand, launcher, engine_op, bias), listed aliases included, read from the model's
+/// name tables (and, for kernel, the family table) in their order.
 std::vector<std::string> allowed_names(FieldKind kind);
+
+/// The field's meaning as the README and the schema write it: `meaning` with its placeholders
+/// ({schedules}, {epilogues}, {formats}, {operand_elements}) replaced by the names of the model's
+/// tables, in backticks ("`auto`, `cooperative`, ...").
+std::string field_meaning(const FieldSpec& f);
 
 /// The README's "Config format" table (header and one row per config field).
 std::string config_table_markdown();

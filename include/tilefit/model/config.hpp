@@ -3,10 +3,12 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "tilefit/model/dtype.hpp"
+#include "tilefit/model/enum_table.hpp"
 
 namespace tilefit::model {
 
@@ -22,6 +24,11 @@ std::string_view mma_name(Mma m);
 std::optional<Schedule> parse_schedule(std::string_view s);
 std::optional<EpilogueVariant> parse_epilogue(std::string_view s);
 std::optional<Mma> parse_mma(std::string_view s);
+/// The name tables (model/enum_table.hpp): the *_name, parse_* and *_choices functions read them.
+std::span<const EnumName<Schedule>> schedule_names();
+std::span<const EnumName<EpilogueVariant>> epilogue_names();
+std::span<const EnumName<Mma>> mma_names();
+/// The names of the table, joined by ", " (for "allowed:" in errors).
 std::string_view schedule_choices();
 std::string_view epilogue_choices();
 std::string_view mma_choices();
@@ -50,6 +57,10 @@ std::string_view bias_name(Bias b);
 std::optional<Launcher> parse_launcher(std::string_view s);  ///< "vllm", "sglang"
 std::optional<EngineOp> parse_engine_op(std::string_view s);
 std::optional<Bias> parse_bias(std::string_view s);
+/// The launchers a config may name (Launcher::None, "none", is the absence of one).
+std::span<const EnumName<Launcher>> launcher_names();
+std::span<const EnumName<EngineOp>> engine_op_names();
+std::span<const EnumName<Bias>> bias_names();
 std::string_view launcher_choices();
 std::string_view engine_op_choices();
 std::string_view bias_choices();

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace tilefit::model {
@@ -35,7 +37,30 @@ std::string_view dtype_name(DType t);
 /// Parses an element type name; accepts CUTLASS-ish aliases ("fp8"="e4m3", "fp16", "float").
 std::optional<DType> parse_dtype(std::string_view s);
 
-/// Names accepted by parse_dtype, for error messages.
+/// One element type's row: its canonical name, the alias shown beside it in lists ("fp4" for
+/// e2m1; empty: none), whether it is listed as an operand type and as a scale-factor type, and
+/// the CUTLASS type it mirrors. dtype_name, parse_dtype, dtype_choices, operand_choices, the
+/// reader's did-you-mean and the config schema all read these rows.
+struct DTypeName {
+  DType value;
+  std::string_view name;
+  std::string_view alias;
+  bool operand;       ///< listed among the operand element types
+  bool scale_factor;  ///< a block-scale factor type (ue4m3, ue8m0)
+  std::string_view mirrors;
+};
+/// Every DType, in enum order (Void first).
+std::span<const DTypeName> dtype_names();
+
+/// Further spellings parse_dtype accepts ("fp16", "half", "float", "int8", ...), not listed.
+struct DTypeAlias {
+  std::string_view name;
+  DType value;
+};
+std::span<const DTypeAlias> dtype_aliases();
+
+/// Names accepted by parse_dtype, for error messages: every type but void, with its shown
+/// alias ("e2m1 (fp4), e2m3, ...").
 std::string_view dtype_choices();
 
 /// True for fp4/fp6/fp8 (the F8F6F4 family of MMA operand types).
@@ -54,10 +79,20 @@ struct Operand {
   bool operator==(const Operand&) const = default;
 };
 
+/// A block-scaled operand format: its name, what it stands for, and the source of that.
+struct OperandFormat {
+  std::string_view name;
+  Operand operand;
+  std::string_view mirrors;
+};
+/// nvfp4, mxfp4, mxfp6, mxfp8, in that order.
+std::span<const OperandFormat> operand_formats();
+
 /// Parses an operand: an element type or a block-scaled format name.
 std::optional<Operand> parse_operand(std::string_view s);
 
-/// Names accepted by parse_operand, for error messages.
+/// Names accepted by parse_operand, for error messages: the formats, then the element types
+/// listed as operands ("nvfp4, ..., or an element type (e2m1, ...)").
 std::string_view operand_choices();
 
 /// "nvfp4", "mxfp8", or the element name for plain operands.
