@@ -352,6 +352,9 @@ TEST(Provenance, ASweepCandidateIsASweepAlternative) {
   EXPECT_EQ(p.key, "s@1");
   EXPECT_EQ(p.file, "s.json");
   EXPECT_TRUE(p.gave("stages"));
+  EXPECT_TRUE(p.varies("stages"));   // its value is one of the file's alternatives
+  EXPECT_TRUE(p.gave("dtype"));
+  EXPECT_FALSE(p.varies("dtype"));   // the config object's own
   EXPECT_FALSE(p.gave("cluster"));
   ASSERT_FALSE(l.errors.empty());
   EXPECT_EQ(l.errors[0].file, "s.json");

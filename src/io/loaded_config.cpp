@@ -11,8 +11,16 @@ bool Provenance::gave(std::string_view field) const {
   return i && (given >> *i & 1u) != 0;
 }
 
-void Provenance::give(std::string_view field) {
-  if (const std::optional<std::size_t> i = config_field_index(field)) given |= std::uint64_t{1} << *i;
+bool Provenance::varies(std::string_view field) const {
+  const std::optional<std::size_t> i = config_field_index(field);
+  return i && (alternatives >> *i & 1u) != 0;
+}
+
+void Provenance::give(std::string_view field, bool alternative) {
+  const std::optional<std::size_t> i = config_field_index(field);
+  if (!i) return;
+  given |= std::uint64_t{1} << *i;
+  if (alternative) alternatives |= std::uint64_t{1} << *i;
 }
 
 ConfigError Provenance::error(std::string config_name, std::string field, std::string message) const {

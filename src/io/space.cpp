@@ -193,6 +193,7 @@ class SpaceBuilder {
     for (std::size_t a = 0; a < alts.size(); ++a) {
       ConfigSpace::Axis axis;
       axis.field = names[a];
+      s.from.give(names[a].substr(0, names[a].find('.')), true);  // "tile.m" varies "tile"
       for (const Value& v : alts[a]) axis.shown.push_back(shown(v));
       s.axes_.push_back(std::move(axis));
       count *= static_cast<long double>(alts[a].size());

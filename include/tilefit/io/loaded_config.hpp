@@ -28,11 +28,17 @@ struct Provenance {
   int index = 0;            ///< position in the file's configs (a tuned table: among its entries)
   std::string key;          ///< tuned_entry: the batch size; kernel_name: the name; sweep: the candidate
   std::uint64_t given = 0;  ///< bit i set: config_fields()[i] (tilefit/io/vocabulary.hpp) was set
+  /// Of `given`, the fields a sweep space varies: in a candidate their value is one of the
+  /// file's alternatives (Origin::sweep_alternative), the others are the config object's.
+  std::uint64_t alternatives = 0;
 
   /// True when the source set config field `field` ("tile", "epilogue", ...).
   bool gave(std::string_view field) const;
-  /// Marks config field `field` as set (a name the field table does not hold is ignored).
-  void give(std::string_view field);
+  /// True when `field`'s value is a sweep alternative (see `alternatives`).
+  bool varies(std::string_view field) const;
+  /// Marks config field `field` as set (a name the field table does not hold is ignored);
+  /// `alternative`: its value is one of a sweep space's alternatives.
+  void give(std::string_view field, bool alternative = false);
   /// An error of this config: `config_name` as the reader names it ("#<index>" when unnamed).
   ConfigError error(std::string config_name, std::string field, std::string message) const;
 };
