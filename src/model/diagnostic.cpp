@@ -1,28 +1,71 @@
 #include "tilefit/model/diagnostic.hpp"
 
 #include <array>
+#include <utility>
 
 namespace tilefit::model {
+
+// The phrasing functions the .def files name (each defined next to its codes).
+namespace phrasing {
+#define TILEFIT_DIAGNOSTIC(c, s, k, m)
+#define TILEFIT_DIAGNOSTIC_PHRASED(c, s, k, f) std::string f(const Diagnostic&);
+#include "tilefit/model/diagnostic_codes.def"
+#undef TILEFIT_DIAGNOSTIC
+}  // namespace phrasing
+
 namespace {
 
-struct CodeInfo {
-  Code code;
+/// One line of the .def files: a section marker or a code.
+struct Entry {
+  bool starts_section;
   std::string_view name;
+  Code code;
   Severity severity;
   std::string_view keys;
+  MessageSpec message;
 };
 
-constexpr CodeInfo kCodes[] = {
-#define TILEFIT_DIAGNOSTIC(c, s, k) {Code::c, #c, Severity::s, k},
+constexpr Entry kEntries[] = {
+#define TILEFIT_DIAGNOSTIC_SECTION(n) {true, #n, Code{}, Severity::info, "", {}},
+#define TILEFIT_DIAGNOSTIC(c, s, k, m) {false, #c, Code::c, Severity::s, k, {m, nullptr}},
+#define TILEFIT_DIAGNOSTIC_PHRASED(c, s, k, f) {false, #c, Code::c, Severity::s, k, {"", &phrasing::f}},
 #include "tilefit/model/diagnostic_codes.def"
 #undef TILEFIT_DIAGNOSTIC
 };
 
-constexpr auto kAllCodes = [] {
-  std::array<Code, std::size(kCodes)> out{};
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kCodes[i].code;
+struct CodeInfo {
+  std::string_view name;
+  Severity severity = Severity::info;
+  std::string_view keys;
+  MessageSpec message;
+  std::string_view section;
+};
+
+constexpr std::size_t kCodeCount = [] {
+  std::size_t n = 0;
+  for (const Entry& e : kEntries) n += e.starts_section ? 0 : 1;
+  return n;
+}();
+
+/// Indexed by Code; each code with the section it was declared in.
+constexpr auto kCodes = [] {
+  std::array<CodeInfo, kCodeCount> out{};
+  std::string_view section;
+  for (const Entry& e : kEntries) {
+    if (e.starts_section) {
+      section = e.name;
+      continue;
+    }
+    out[static_cast<std::size_t>(e.code)] = {e.name, e.severity, e.keys, e.message, section};
+  }
   return out;
 }();
+
+template <std::size_t... I>
+constexpr std::array<Code, sizeof...(I)> codes_in_order(std::index_sequence<I...>) {
+  return {static_cast<Code>(I)...};
+}
+constexpr auto kAllCodes = codes_in_order(std::make_index_sequence<kCodeCount>());
 
 const CodeInfo& info(Code c) { return kCodes[static_cast<std::size_t>(c)]; }
 
@@ -41,6 +84,15 @@ std::span<const Code> all_codes() { return kAllCodes; }
 std::string_view code_name(Code c) { return info(c).name; }
 Severity code_severity(Code c) { return info(c).severity; }
 std::string_view code_keys(Code c) { return info(c).keys; }
+MessageSpec code_message(Code c) { return info(c).message; }
+std::string_view code_section(Code c) { return info(c).section; }
+
+std::vector<Code> section_codes(std::string_view section) {
+  std::vector<Code> out;
+  for (const Code c : kAllCodes)
+    if (info(c).section == section) out.push_back(c);
+  return out;
+}
 
 std::int64_t pack_operand(const Operand& op) {
   return static_cast<std::int64_t>(op.elem) | (static_cast<std::int64_t>(op.sf) << 8) |

@@ -196,4 +196,12 @@ std::string engine_entry_point(const KernelConfig& cfg) {
   return vllm ? "vLLM cutlass_scaled_mm" : "SGLang fp8_scaled_mm";
 }
 
+void note_c_from_launcher(Findings& why, const KernelConfig& cfg, DType c, bool reuse_smem_c) {
+  if (cfg.c_given || c == DType::Void) return;
+  why.note([&] {
+    return diag(Code::engine_c_from_launcher).dtype("c", c).name("launcher", launcher_name(cfg.launcher))
+        .flag("reuse", reuse_smem_c);
+  });
+}
+
 }  // namespace tilefit::model

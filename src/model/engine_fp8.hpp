@@ -16,6 +16,7 @@
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
 #include "tilefit/model/engine_fp8.hpp"
+#include "tilefit/model/family.hpp"
 #include "tilefit/model/layout.hpp"
 
 namespace tilefit::model {
@@ -66,6 +67,21 @@ void engine_scale_block_checks(const KernelConfig& cfg, Findings& why);
 
 /// Why an engine family claims `cfg`.
 Diagnostic engine_claim_reason(const KernelConfig& cfg, int sm);
+
+/// engine_c_from_launcher, when the launcher (not the config) chose C's type and C is not void.
+void note_c_from_launcher(Findings& why, const KernelConfig& cfg, DType c, bool reuse_smem_c);
+
+/// What every engine family shares, over the base its layout uses (LaidOutFamily<...>,
+/// Sm120Family<...>): it models the configs that name a launcher, on the archs its kernels run
+/// on (runs_on), and says so with engine_claim_reason.
+template <class Base>
+class EngineFamily : public Base {
+ public:
+  bool claims(const KernelConfig& cfg, int sm) const final {
+    return cfg.launcher != Launcher::None && this->runs_on(sm);
+  }
+  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const final { return engine_claim_reason(cfg, sm); }
+};
 
 /// "vLLM cutlass_scaled_mm" / "SGLang fp8_blockwise_scaled_mm" (for `cutlass_kernel`).
 std::string engine_entry_point(const KernelConfig& cfg);

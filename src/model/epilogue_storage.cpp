@@ -13,37 +13,41 @@ void EpilogueStorage::seal() {
   sealed_ = true;
 }
 
+namespace {
+
+/// An Extent once sealed is the one seal() laid out; anything else is laid out now.
+template <class F, class Lay>
+F sealed_or_laid(bool sealed, const Extent& kept, const Lay& lay) {
+  if constexpr (std::is_same_v<F, Extent>)
+    if (sealed) return kept;
+  return lay();
+}
+
+}  // namespace
+
 template <class F>
 F EpilogueStorage::tensors() const {
-  if constexpr (std::is_same_v<F, Extent>)
-    if (sealed_) return tensors_;
-  return lay_tensors<F>();
+  return sealed_or_laid<F>(sealed_, tensors_, [this] { return lay_tensors<F>(); });
 }
-
 template <class F>
 F EpilogueStorage::tensormaps() const {
-  if constexpr (std::is_same_v<F, Extent>)
-    if (sealed_) return tensormaps_;
-  return lay_tensormaps<F>();
+  return sealed_or_laid<F>(sealed_, tensormaps_, [this] { return lay_tensormaps<F>(); });
 }
-
 template <class F>
 F EpilogueStorage::shared() const {
-  if constexpr (std::is_same_v<F, Extent>)
-    if (sealed_) return shared_;
-  return lay_shared<F>();
+  return sealed_or_laid<F>(sealed_, shared_, [this] { return lay_shared<F>(); });
 }
 
 template <class F>
 F EpilogueStorage::lay_tensors() const {
   switch (kind) {
-    case Kind::nosmem_sm90: return empty_member<F>(Component::EpilogueD);
-    case Kind::nosmem_sm100_legacy: return empty_member<F>(Component::Fusion);
-    case Kind::nosmem_sm100:
+    case Kind::NoSmemSm90: return empty_member<F>(Component::EpilogueD);
+    case Kind::NoSmemSm100Legacy: return empty_member<F>(Component::Fusion);
+    case Kind::NoSmemSm100:
       // struct { FusionStorage thread; array_aligned<uint8_t, N> buffer; }: with the built-in
       // fusions (empty, 1 B) and N = 0, 1 + 15 + 16 = 32 (sm100_epilogue_nosmem.hpp:494-498).
       return make_struct({as<F>(fusion), array_aligned<F>(Component::Fusion, nosmem_buffer_bytes)});
-    case Kind::tma: break;
+    case Kind::Tma: break;
   }
   const long long stage_elems = epi_m * epi_n;
   F collective;
@@ -67,16 +71,16 @@ F EpilogueStorage::lay_tensors() const {
 
 template <class F>
 F EpilogueStorage::pipeline() const {
-  return pipeline_barriers<F>(Component::EpilogueBarriers, kind == Kind::tma ? stages_c : 0);
+  return pipeline_barriers<F>(Component::EpilogueBarriers, kind == Kind::Tma ? stages_c : 0);
 }
 
 template <class F>
 F EpilogueStorage::lay_tensormaps() const {
   switch (kind) {
-    case Kind::nosmem_sm90: return empty_member<F>(Component::Tensormaps);
-    case Kind::nosmem_sm100:
-    case Kind::nosmem_sm100_legacy: return relabel(tensors<F>(), Component::Tensormaps);
-    case Kind::tma: break;
+    case Kind::NoSmemSm90: return empty_member<F>(Component::Tensormaps);
+    case Kind::NoSmemSm100:
+    case Kind::NoSmemSm100Legacy: return relabel(tensors<F>(), Component::Tensormaps);
+    case Kind::Tma: break;
   }
   return make_struct({leaf<F>(Component::Tensormaps, 128 * Bytes{descriptors}, 64)}, 128);
 }
@@ -84,10 +88,10 @@ F EpilogueStorage::lay_tensormaps() const {
 template <class F>
 F EpilogueStorage::lay_shared() const {
   switch (kind) {
-    case Kind::nosmem_sm90: return empty_member<F>(Component::EpilogueD);
-    case Kind::nosmem_sm100:
-    case Kind::nosmem_sm100_legacy: return tensors<F>();
-    case Kind::tma: break;
+    case Kind::NoSmemSm90: return empty_member<F>(Component::EpilogueD);
+    case Kind::NoSmemSm100:
+    case Kind::NoSmemSm100Legacy: return tensors<F>();
+    case Kind::Tma: break;
   }
   if (ptr_array) return make_struct({tensors<F>(), tensormaps<F>(), pipeline<F>()});
   return make_struct({tensors<F>(), pipeline<F>()});

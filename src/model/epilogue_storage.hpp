@@ -15,6 +15,9 @@
 // ../shared/docs/cutlass-smem-model.md §2.1-§2.6; pitfalls P3, P10, P17.
 #pragma once
 
+#include <array>
+#include <optional>
+
 #include "tilefit/model/layout.hpp"
 
 namespace tilefit::model {
@@ -22,13 +25,19 @@ namespace tilefit::model {
 /// One epilogue collective, as decided by its builder.
 struct EpilogueStorage {
   enum class Kind {
-    tma,           ///< TMA warp-specialized: C/D stage buffers, fusion storage, load pipeline
-    nosmem_sm90,   ///< SM90 adapter around DefaultEpilogue: empty (1 B) storage
-    nosmem_sm100,  ///< SM100 EVT no-smem: { fusion; array_aligned<uint8_t, buffer> } (32 B for
+    Tma,           ///< TMA warp-specialized: C/D stage buffers, fusion storage, load pipeline
+    NoSmemSm90,    ///< SM90 adapter around DefaultEpilogue: empty (1 B) storage
+    NoSmemSm100,   ///< SM100 EVT no-smem: { fusion; array_aligned<uint8_t, buffer> } (32 B for
                    ///< the built-in fusions: 1 + 15 + 16)
-    nosmem_sm100_legacy,  ///< SM100 ptr-array thread::LinearCombination: empty (1 B)
+    NoSmemSm100Legacy,  ///< SM100 ptr-array thread::LinearCombination: empty (1 B)
   };
-  Kind kind = Kind::tma;
+  Kind kind = Kind::Tma;
+  /// The epilogue tile, when the epilogue stages tiles in shared memory (TMA); else none
+  /// (Plan::epilogue_tile, what `suggest` shrinks).
+  std::optional<std::array<long long, 2>> staged_tile() const {
+    if (kind != Kind::Tma) return std::nullopt;
+    return std::array<long long, 2>{epi_m, epi_n};
+  }
   long long epi_m = 0, epi_n = 0;  ///< epilogue tile
   int stages_c = 0, stages_d = 0;  ///< StagesC, StagesD
   bool reuse_smem_c = false;       ///< ReuseSmemC: C and D share one buffer

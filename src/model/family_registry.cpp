@@ -1,6 +1,6 @@
 // The table of kernel families (tilefit/model/family_table.hpp), in inference order: the first
-// family whose claims() accepts a config models it. Adding a family: a file in families/ and a
-// row here.
+// family whose claims() accepts a config models it. Adding a family: its folder in families/ and
+// a row here (family_table.hpp lists every file it touches).
 #include <array>
 #include <tuple>
 #include <type_traits>
@@ -25,22 +25,28 @@ const auto& rows() {
       // launchers), then the CUTLASS families inferred from arch and types.
       // Inference-engine FP8 kernels (issue 11): configs with a `launcher`.
       {&engine_fp8_sm89_family(), K::EngineCutlass,
-       "vLLM @1051220e, SGLang @04ec0bc2; CUTLASS 4.7.0 (7107b05)"},
+       "vLLM @1051220e, SGLang @04ec0bc2; CUTLASS 4.7.0 (7107b05)", "engine_fp8_sm89",
+       "engine_fp8 sm80_multistage"},
       {&engine_fp8_sm90_family(), K::EngineCutlass,
-       "vLLM @1051220e, SGLang @04ec0bc2 (blockwise @b227f632); CUTLASS 4.7.0 (7107b05)"},
+       "vLLM @1051220e, SGLang @04ec0bc2 (blockwise @b227f632); CUTLASS 4.7.0 (7107b05)",
+       "engine_fp8_sm90", "engine_fp8 sm90_tma_ws"},
       {&engine_fp8_sm100_family(), K::EngineCutlass,
        "vLLM @1051220e (blockwise @0f17ee06), SGLang @04ec0bc2 (blockwise @b227f632); CUTLASS "
-       "4.7.0 (7107b05)"},
+       "4.7.0 (7107b05)",
+       "engine_fp8_sm100", "engine_fp8 sm100_umma"},
       {&engine_fp8_sm120_family(), K::EngineCutlass,
-       "vLLM @1051220e, SGLang @04ec0bc2 (blockwise @9ee53c76); CUTLASS 4.7.0 (7107b05)"},
+       "vLLM @1051220e, SGLang @04ec0bc2 (blockwise @9ee53c76); CUTLASS 4.7.0 (7107b05)",
+       "engine_fp8_sm120", "engine_fp8 sm120"},
       // Triton 3.6 kernels (issue 12): configs with a Triton kernel family.
-      {&triton_matmul_family(), K::Triton, "Triton 3.6.0 (acd8104), the matrix-multiplication tutorial"},
-      {&triton_fused_moe_family(), K::Triton, "Triton 3.6.0 (acd8104); vLLM fused_moe.py @000d1458"},
-      {&sm120_blockscaled_family(), K::Cutlass, kCutlass},
-      {&sm120_dense_family(), K::Cutlass, kCutlass},
-      {&sm90_tma_ws_family(), K::Cutlass, kCutlass},
-      {&sm100_umma_family(), K::Cutlass, kCutlass},
-      {&sm80_multistage_family(), K::Cutlass, kCutlass},
+      {&triton_matmul_family(), K::Triton, "Triton 3.6.0 (acd8104), the matrix-multiplication tutorial",
+       "triton_matmul", "triton"},
+      {&triton_fused_moe_family(), K::Triton, "Triton 3.6.0 (acd8104); vLLM fused_moe.py @000d1458",
+       "triton_fused_moe", "triton triton_matmul"},
+      {&sm120_blockscaled_family(), K::Cutlass, kCutlass, "sm120_blockscaled", "sm120"},
+      {&sm120_dense_family(), K::Cutlass, kCutlass, "sm120_dense", "sm120"},
+      {&sm90_tma_ws_family(), K::Cutlass, kCutlass, "sm90_tma_ws", ""},
+      {&sm100_umma_family(), K::Cutlass, kCutlass, "sm100_umma", ""},
+      {&sm80_multistage_family(), K::Cutlass, kCutlass, "sm80_multistage", ""},
   });
   return kRows;
 }

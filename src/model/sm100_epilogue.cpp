@@ -120,8 +120,8 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     if (bits(cfg.d) == 6) why.reject([] { return diag(Code::sm100_nosmem_fp6); });
     // Legacy thread::LinearCombination path for ptr-array no-smem with the default fusion on a
     // non-block-scaled op class (sm100_builder.inl:1556-1565): empty SharedStorage.
-    s.kind = s.ptr_array && !ctx.block_scaled ? EpilogueStorage::Kind::nosmem_sm100_legacy
-                                              : EpilogueStorage::Kind::nosmem_sm100;
+    s.kind = s.ptr_array && !ctx.block_scaled ? EpilogueStorage::Kind::NoSmemSm100Legacy
+                                              : EpilogueStorage::Kind::NoSmemSm100;
     s.epi_m = e.cta_m;
     s.epi_n = std::min<long long>(64, e.cta_n);  // L1530-1532
     e.decided = true;
@@ -245,13 +245,13 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
 std::string sm100_epilogue_name(const KernelConfig& cfg, const Sm100Epilogue& e) {
   const EpilogueStorage& s = e.storage;
   const char* sm = e.two_sm ? "2Sm" : "1Sm";
-  const bool nosmem = s.kind != EpilogueStorage::Kind::tma;
+  const bool nosmem = s.kind != EpilogueStorage::Kind::Tma;
   const std::string schedule =
       nosmem ? std::string(s.ptr_array ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") + sm
              : std::string(s.ptr_array ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") + sm;
   if (nosmem)
     return schedule + " (no shared-memory epilogue: " +
-           (s.kind == EpilogueStorage::Kind::nosmem_sm100_legacy ? "empty SharedStorage, 1 B"
+           (s.kind == EpilogueStorage::Kind::NoSmemSm100Legacy ? "empty SharedStorage, 1 B"
                                                                  : "fusion 1 B + empty array_aligned 16 B = 32 B") +
            ")";
   const bool void_c = cfg.c == DType::Void;

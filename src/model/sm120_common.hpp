@@ -53,6 +53,18 @@ extern template Sizes sm120_layout<Extent>(const KernelConfig&, const Sm120Layou
 /// and sealed; its rejections go to `why`), the schedule and grouping.
 Sm120Layout sm120_common_layout(const KernelConfig& cfg, Findings& why);
 
+/// The SM120 builders' stage count: StageCountAutoCarveout<sizeof(CollectiveEpilogue::
+/// SharedStorage)>, the carve-out used as is (not rounded on SM120; cutlass-smem-model.md P2),
+/// over the builder's `stage_bytes` per stage; the mainloops' static_assert(Stages >= 2); and the
+/// epilogue tile when the epilogue stages tiles (what `suggest` shrinks).
+inline void sm120_stage_rule(Plan& p, const KernelConfig& cfg, const Sm120Layout& state, Bytes stage_bytes) {
+  p.rule.carveout = state.epilogue.shared<Extent>().size;
+  p.rule.stage_bytes = stage_bytes;
+  p.choose_stages(cfg.stages);
+  p.min_stages = 2;
+  p.epilogue_tile = state.epilogue.staged_tile();
+}
+
 /// "KernelPtrArrayTmaWarpSpecializedPingpong" / "KernelTmaWarpSpecializedCooperative".
 std::string sm120_kernel_schedule(const KernelConfig& cfg);
 

@@ -298,7 +298,7 @@ struct MemoEntry {
 constexpr int kMemoSize = 128;
 thread_local std::array<MemoEntry, kMemoSize> t_memo;
 
-enum class Question : std::uint64_t { epilogue = 1, reg_smem_a, reg_smem_b, scale_a, scale_b };
+enum class Question : std::uint64_t { Epilogue = 1, RegSmemA, RegSmemB, ScaleA, ScaleB };
 
 std::uint64_t memo_key(Question q, const Decisions& d, int bits) {
   std::uint64_t k = static_cast<std::uint64_t>(q);
@@ -381,12 +381,12 @@ namespace {
 
 bool memo_reg_smem(const Decisions& d, int op) {
   if (d.version != 2) return true;
-  return memoised(memo_key(op == 0 ? Question::reg_smem_a : Question::reg_smem_b, d, d.in_bits),
+  return memoised(memo_key(op == 0 ? Question::RegSmemA : Question::RegSmemB, d, d.in_bits),
                   [&] { return compute_reg_smem(d, op) ? Bytes{1} : Bytes{0}; }) != 0;
 }
 
 Bytes memo_scale_cvt(const Decisions& d, int op) {
-  return memoised(memo_key(op == 0 ? Question::scale_a : Question::scale_b, d, 32),
+  return memoised(memo_key(op == 0 ? Question::ScaleA : Question::ScaleB, d, 32),
                   [&] { return compute_scale_cvt(d, op); });
 }
 
@@ -466,7 +466,7 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // The epilogue converts the accumulator ([BM, BN] of the stored type: matmul's C, fused_moe's
   // compute type) to the coalesced store layout (contiguous along N) once, after the loop
   // (lib/Analysis/Allocation.cpp:178, 206-208; size: NVIDIA Allocation.cpp:45-76).
-  d.epilogue_cvt = memoised(memo_key(Question::epilogue, d, ob), [&] {
+  d.epilogue_cvt = memoised(memo_key(Question::Epilogue, d, ob), [&] {
     const Flat src = accumulator_layout(accumulator_of(d), {log2i(bm), log2i(bn)});
     const Flat dst = coalesced_2d(bm, bn, 1, ob, w);
     return cvt_scratch_if_needed(src, dst, ob, cc) * (ob / 8);
@@ -573,7 +573,7 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
   Plan p;
   p.min_stages = 1;
   p.overflow = Overflow::TritonOutOfResources;
-  p.stage_param = StageParam::triton_num_stages;
+  p.stage_param = StageParam::TritonNumStages;
   // num_stages is not chosen by Triton: absent, the launch compiles with CUDAOptions' default.
   p.auto_stages = false;
   p.stages = cfg.stages.value_or(kDefaultNumStages);

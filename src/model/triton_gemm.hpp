@@ -83,4 +83,23 @@ extern template Sizes triton_storage<Extent>(const Decisions&, int);
 /// The shared decide(): stage count, invalid reasons, notes, kernel description.
 Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
 
+/// What both Triton families share: Triton's NVIDIA targets from Ampere on (mma v2 and later),
+/// never inferred (a config names its kernel with "kernel"), the layout from the decisions
+/// alone. A Triton family says its name, its description and its kernel's types: decide()
+/// fills KernelTraits and returns triton_plan().
+class TritonFamily : public KernelFamily {
+ public:
+  bool runs_on(int sm) const final { return sm >= 80; }
+  bool claims(const KernelConfig&, int) const final { return false; }
+  Diagnostic claim_reason(const KernelConfig&, int) const final {
+    return diag(Code::family_given).name("family", name());
+  }
+  Storage layout(const KernelConfig&, const Plan& plan, int stages) const final {
+    return triton_storage<Field>(plan.state.get<Decisions>(), stages);
+  }
+  Sizes sizes(const KernelConfig&, const Plan& plan, int stages) const final {
+    return triton_storage<Extent>(plan.state.get<Decisions>(), stages);
+  }
+};
+
 }  // namespace tilefit::model::triton

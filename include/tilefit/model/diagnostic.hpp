@@ -1,7 +1,8 @@
 // Reasons as data. Everything the model has to say about a config — why it is invalid, which way
 // it overflows, what fits instead, which family was picked — is a Diagnostic: a stable snake_case
-// code, a severity and typed values. The model never writes sentences; the report layer
-// (src/report/diagnostic_text.cpp) does, from these values alone.
+// code, a severity and typed values. The model never renders sentences: each code carries a
+// message template next to its declaration (or a small phrasing function that picks one), and
+// the report layer (src/report/diagnostic_text.cpp) renders it from the diagnostic's values alone.
 //
 //   Diagnostic{code = over_limit_initialize, severity = error,
 //              values = {stages: 3 (builder_pick: 1), smem_bytes: 102400, limit_bytes: 101376,
@@ -9,8 +10,9 @@
 //   -> "the builder picks 3 stages but the kernel then needs 102400 B > 101376 B (over by
 //       1024 B): it compiles, then cudaFuncSetAttribute(...) fails and ... kErrorInternal"
 //
-// Every code is declared once, with its severity and the keys of its values, in
-// diagnostic_codes.def; the README lists them all.
+// Every code is declared once, with its severity, the keys of its values and its message, in
+// diagnostic_codes.def (the shared codes) or in the .def of the rule library or family that
+// owns it, which diagnostic_codes.def includes; the README lists them all.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +33,7 @@ enum class Severity : std::uint8_t { error, warning, info };
 std::string_view severity_name(Severity s);
 
 enum class Code : std::uint16_t {
-#define TILEFIT_DIAGNOSTIC(code, severity, keys) code,
+#define TILEFIT_DIAGNOSTIC(code, severity, keys, message) code,
 #include "tilefit/model/diagnostic_codes.def"
 #undef TILEFIT_DIAGNOSTIC
 };
@@ -46,9 +48,9 @@ std::string_view code_keys(Code c);
 
 /// How a stage count is written in the source of the kernel family (for messages).
 enum class StageParam : std::uint8_t {
-  cutlass_stage_count,  ///< CUTLASS 3.x collective builders: StageCount<3>
-  cutlass_kstages,      ///< CUTLASS 2.x templates: kStages = 3
-  triton_num_stages,    ///< Triton: num_stages 3
+  CutlassStageCount,  ///< CUTLASS 3.x collective builders: StageCount<3>
+  CutlassKStages,     ///< CUTLASS 2.x templates: kStages = 3
+  TritonNumStages,    ///< Triton: num_stages 3
 };
 
 /// What a value is, so that renderers can write it (bytes as "N B", an arch as "sm_90", ...) and
@@ -70,7 +72,7 @@ enum class ValueKind : std::uint8_t {
 struct DiagValue {
   std::string_view key;  ///< static storage: the literal given to Diagnostic's builders
   ValueKind kind = ValueKind::integer;
-  StageParam param = StageParam::cutlass_stage_count;  ///< kind == stages
+  StageParam param = StageParam::CutlassStageCount;  ///< kind == stages
   std::int64_t number = 0;
   std::string text;  ///< kind == name
 };
@@ -108,6 +110,21 @@ struct Diagnostic {
   /// The text of `key` (empty when absent).
   std::string_view text(std::string_view key) const;
 };
+
+/// A code's message as its .def entry gives it: a template (diagnostic_codes.def says how
+/// templates are written), or a phrasing function that returns the template for one diagnostic.
+struct MessageSpec {
+  std::string_view text;                               ///< the template; empty when phrased
+  std::string (*phrase)(const Diagnostic&) = nullptr;  ///< the phrasing function, or nullptr
+};
+MessageSpec code_message(Code c);
+
+/// The owner of a code, as the TILEFIT_DIAGNOSTIC_SECTION before it names it: "common", a rule
+/// library shared by several families ("sm120", "triton", "engine_fp8") or a family's name (the
+/// codes of src/model/families/<family>/diagnostics.def).
+std::string_view code_section(Code c);
+/// The codes a section declares, in declaration order (empty for an unknown section).
+std::vector<Code> section_codes(std::string_view section);
 
 /// Shorthand: Diagnostic(c).
 inline Diagnostic diag(Code c) { return Diagnostic(c); }

@@ -7,9 +7,9 @@
 //  * layout(): the SharedStorage arithmetic at one stage count — run for every stage count the
 //    max_stages search tries, from the decisions alone (it decides nothing again).
 //
-// Adding a family = one .cpp file under src/model/families/ implementing KernelFamily, plus
-// its row in src/model/family_registry.cpp (tilefit/model/family_table.hpp: its kind and the
-// sources it mirrors). Nothing in the CLI changes.
+// Adding a family = its folder src/model/families/<family>/ (family.cpp implementing it, its
+// codes and messages in diagnostics.def) plus its row in src/model/family_registry.cpp: the
+// list of every file it touches is in tilefit/model/family_table.hpp. The CLI does not change.
 #pragma once
 
 #include <array>
@@ -92,7 +92,7 @@ struct Plan {
   int min_stages = 2;
   StageRule rule;
   Overflow overflow = Overflow::RuntimeInitialize;
-  StageParam stage_param = StageParam::cutlass_stage_count;
+  StageParam stage_param = StageParam::CutlassStageCount;
   /// The CUTLASS kernel the config maps to (schedule, instruction, epilogue) — built only when
   /// explaining, e.g. "KernelTmaWarpSpecializedCooperative; NoSmemWarpSpecialized epilogue ...".
   std::string kernel;

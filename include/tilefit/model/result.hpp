@@ -29,7 +29,7 @@ struct Result {
   bool fits = false;
   int stages = 0;             ///< what the kernel is built with (auto: the builder's pick)
   bool auto_stages = true;
-  StageParam stage_param = StageParam::cutlass_stage_count;  ///< how the family spells stages
+  StageParam stage_param = StageParam::CutlassStageCount;  ///< how the family spells stages
   int max_stages = 0;         ///< largest count whose SharedStorage fits (0: none)
   std::optional<Bytes> max_stages_smem;  ///< SharedStorage at max_stages
   std::optional<Bytes> smem_bytes;       ///< dynamic smem requested at `stages`

@@ -1,5 +1,5 @@
-// The sentences of tilefit: one message per diagnostic code, written from the diagnostic's
-// typed values alone. Sample:
+// The sentences of tilefit: one message per diagnostic code, rendered from the template the code
+// keeps next to its declaration and the diagnostic's typed values alone. Sample:
 //
 //   over_limit_initialize {stages 3 (builder_pick), smem_bytes 102400, limit_bytes 101376, over_bytes 1024}
 //   -> "the builder picks 3 stages but the kernel then needs 102400 B > 101376 B (over by 1024 B):
@@ -11,13 +11,21 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "tilefit/model/diagnostic.hpp"
 
 namespace tilefit::report {
 
-/// The message of `d`, one line. Values a code declares but `d` lacks render as "?".
+/// The message of `d`, one line: its code's template (or what its phrasing function returns for
+/// `d`) rendered. Values a code declares but `d` lacks render as "?".
 std::string message(const model::Diagnostic& d);
+
+/// A message template rendered from `d`'s values (include/tilefit/model/diagnostic_codes.def):
+/// `{key}` the value as text (value_text), `{key:B}` the value and " B", `{key:stages}` the
+/// stage count as its family spells it (spell_stages), `{{` and `}}` one brace; a key `d` lacks
+/// renders as "?". "needs {smem_bytes:B} > {limit_bytes:B}" -> "needs 102400 B > 101376 B".
+std::string render(std::string_view message_template, const model::Diagnostic& d);
 
 /// How a stage count of `param` is written: "StageCount<3>", "kStages = 3", "num_stages 3".
 std::string spell_stages(model::StageParam param, long long stages);

@@ -12,26 +12,19 @@
 //     (src/model/triton_gemm.cpp).
 // MUL_ROUTED_WEIGHT (the MoE's second GEMM) and GROUP_SIZE_M do not change shared memory
 // (docs/triton-model.md §9).
-#include "families.hpp"
-#include "../triton_gemm.hpp"
+#include "../families.hpp"
+#include "../../triton_gemm.hpp"
 
 namespace tilefit::model {
 namespace {
 
-class TritonFusedMoe final : public KernelFamily {
+class TritonFusedMoe final : public triton::TritonFamily {
  public:
   std::string_view name() const override { return "triton_fused_moe"; }
 
   std::string_view description() const override {
     return "vLLM's Triton fused_moe_kernel compiled by Triton 3.6: bf16, f16, fp8_w8a8 per-tensor "
            "and block-wise (block_shape); vLLM/SGLang tuned config files are read as they are";
-  }
-
-  bool runs_on(int sm) const override { return sm >= 80; }
-
-  bool claims(const KernelConfig&, int) const override { return false; }
-  Diagnostic claim_reason(const KernelConfig&, int) const override {
-    return diag(Code::family_given).name("family", name());
   }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
@@ -66,19 +59,10 @@ class TritonFusedMoe final : public KernelFamily {
     return triton::triton_plan(cfg, k, explain, std::move(why));
   }
 
-  Storage layout(const KernelConfig&, const Plan& plan, int stages) const override {
-    return triton::triton_storage<Field>(plan.state.get<triton::Decisions>(), stages);
-  }
-  Sizes sizes(const KernelConfig&, const Plan& plan, int stages) const override {
-    return triton::triton_storage<Extent>(plan.state.get<triton::Decisions>(), stages);
-  }
 };
 
 }  // namespace
 
-const KernelFamily& triton_fused_moe_family() {
-  static const TritonFusedMoe family;
-  return family;
-}
+const KernelFamily& triton_fused_moe_family() { return the_family<TritonFusedMoe>(); }
 
 }  // namespace tilefit::model

@@ -24,11 +24,11 @@
 #include <algorithm>
 #include <string>
 
-#include "../cutlass_constants.hpp"
-#include "../engine_fp8.hpp"
-#include "../sm100_epilogue.hpp"
-#include "../sm100_kernel.hpp"
-#include "families.hpp"
+#include "../../cutlass_constants.hpp"
+#include "../../engine_fp8.hpp"
+#include "../../sm100_epilogue.hpp"
+#include "../../sm100_kernel.hpp"
+#include "../families.hpp"
 
 namespace tilefit::model {
 namespace {
@@ -73,7 +73,7 @@ F mainloop_tensors(const KernelConfig& cfg, const Sm100EngineLayout& s, int stag
                      128);
 }
 
-class EngineFp8Sm100 final : public LaidOutFamily<EngineFp8Sm100, Sm100EngineLayout> {
+class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, Sm100EngineLayout>> {
  public:
   /// The kernel's SharedStorage at `stages` (LaidOutFamily turns it into layout() and sizes()).
   template <class F>
@@ -113,12 +113,6 @@ class EngineFp8Sm100 final : public LaidOutFamily<EngineFp8Sm100, Sm100EngineLay
            "no-smem epilogue)";
   }
   bool runs_on(int sm) const override { return sm == 100 || sm == 103 || sm == 110; }
-  bool claims(const KernelConfig& cfg, int sm) const override {
-    return cfg.launcher != Launcher::None && runs_on(sm);
-  }
-  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return engine_claim_reason(cfg, sm);
-  }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
     Plan p;
@@ -214,7 +208,7 @@ class EngineFp8Sm100 final : public LaidOutFamily<EngineFp8Sm100, Sm100EngineLay
       // BlockwiseNoSmemWarpSpecialized{1,2}Sm with the default fusion: the builder's transform
       // path (sm100_builder.inl:1488-1493, 1537+) takes the legacy Sm100NoSmemWarpSpecialized
       // collective, `struct SharedStorage { }` (sm100_epilogue_nosmem.hpp:143): 1 B.
-      e.kind = EpilogueStorage::Kind::nosmem_sm100_legacy;
+      e.kind = EpilogueStorage::Kind::NoSmemSm100Legacy;
     } else {
       // The fusion row spans the epilogue's CTA tile N (N also for 2SM).
       e.fusion = engine_fusion(cfg, cfg.n);
@@ -265,24 +259,16 @@ class EngineFp8Sm100 final : public LaidOutFamily<EngineFp8Sm100, Sm100EngineLay
       }
       p.kernel += ", C " + std::string(dtype_name(r.c));
     }
-    if (!cfg.c_given && r.c != DType::Void)
-      why.note([&] {
-        return diag(Code::engine_c_from_launcher).dtype("c", r.c).name("launcher", launcher_name(cfg.launcher))
-            .flag("reuse", e.reuse_smem_c);
-      });
+    note_c_from_launcher(why, cfg, r.c, e.reuse_smem_c);
     if (cfg.arch != 100)
       why.note([&] { return diag(Code::sm100_family_modelled_as_sm100).arch("arch", cfg.arch); });
-    p.state.store(s);
-    p.take(std::move(why));
+    finish(p, s, std::move(why));
     return p;
   }
 };
 
 }  // namespace
 
-const KernelFamily& engine_fp8_sm100_family() {
-  static const EngineFp8Sm100 family;
-  return family;
-}
+const KernelFamily& engine_fp8_sm100_family() { return the_family<EngineFp8Sm100>(); }
 
 }  // namespace tilefit::model

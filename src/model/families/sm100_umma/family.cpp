@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "../cutlass_constants.hpp"
-#include "../sm100_epilogue.hpp"
-#include "../sm100_kernel.hpp"
-#include "families.hpp"
+#include "../../cutlass_constants.hpp"
+#include "../../sm100_epilogue.hpp"
+#include "../../sm100_kernel.hpp"
+#include "../families.hpp"
 #include "tilefit/model/arch.hpp"
 
 namespace tilefit::model {
@@ -350,7 +350,7 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
     // L194); the block-scaled collectives accept 1.
     p.min_stages = d.block_scaled ? 1 : 2;
     if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0 || cfg.d == DType::Void || d.a_m <= 0 ||
-        d.b_n <= 0 || (d.epi.storage.kind == EpilogueStorage::Kind::tma && d.epi.epi_tiles == 0)) {
+        d.b_n <= 0 || (d.epi.storage.kind == EpilogueStorage::Kind::Tma && d.epi.epi_tiles == 0)) {
       p.sizes_known = false;
       p.take(std::move(why));
       return p;
@@ -366,9 +366,8 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
     if (cfg.arch == 103 || cfg.arch == 101 || cfg.arch == 110)
       why.note([&] { return diag(Code::sm100_family_modelled_as_sm100).arch("arch", cfg.arch); });
     p.unbudgeted = cfg.grouped ? "sm100_grouped" : "sm100";
-    if (d.epi.storage.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{d.epi.storage.epi_m, d.epi.storage.epi_n};
-    p.state.store(d);
-    p.take(std::move(why));
+    p.epilogue_tile = d.epi.storage.staged_tile();
+    finish(p, d, std::move(why));
     return p;
   }
 
@@ -435,9 +434,6 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
 
 }  // namespace
 
-const KernelFamily& sm100_umma_family() {
-  static const Sm100Umma family;
-  return family;
-}
+const KernelFamily& sm100_umma_family() { return the_family<Sm100Umma>(); }
 
 }  // namespace tilefit::model

@@ -37,8 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "../cutlass2x_storage.hpp"
-#include "families.hpp"
+#include "../../cutlass2x_storage.hpp"
+#include "../families.hpp"
 #include "tilefit/model/bytes.hpp"
 #include "tilefit/model/dtype.hpp"
 
@@ -409,7 +409,7 @@ class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
     // kStages == 2: gemm/threadblock/mma_pipelined.h:137); Stages >= 3 MmaMultistage.
     p.min_stages = 2;
     p.overflow = Overflow::RuntimeRun2x;  // no builder rule in 2.x: rule.capacity_constant = 0
-    p.stage_param = StageParam::cutlass_kstages;
+    p.stage_param = StageParam::CutlassKStages;
 
     Derived x;
     p.sizes_known = derive(cfg, x);
@@ -429,15 +429,9 @@ class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
       why.note([] { return diag(Code::sm80_f32_two_stage_half); });
     if (explain && p.sizes_known && p.stages >= 1) {
       const Sizes st = union_storage<Extent>(x, p.stages);
-      // Worth saying only when the epilogue is the larger member of the union.
-      if (st.epilogue_shared > st.mainloop_shared)
-        why.note([&] {
-          return diag(Code::sm80_union_epilogue_larger).bytes("mainloop_bytes", st.mainloop_shared)
-              .bytes("epilogue_bytes", st.epilogue_shared);
-        });
+      note_union_epilogue_larger(why, st);
     }
-    p.state.store(x);
-    p.take(std::move(why));
+    finish(p, x, std::move(why));
     return p;
   }
 
@@ -449,9 +443,6 @@ class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
 
 }  // namespace
 
-const KernelFamily& sm80_multistage_family() {
-  static const Sm80Multistage family;
-  return family;
-}
+const KernelFamily& sm80_multistage_family() { return the_family<Sm80Multistage>(); }
 
 }  // namespace tilefit::model

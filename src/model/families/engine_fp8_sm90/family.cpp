@@ -21,12 +21,12 @@
 //            (sm90_gemm_tma_warpspecialized.hpp:119-137)
 #include <string>
 
-#include "../cutlass_constants.hpp"
-#include "../engine_fp8.hpp"
-#include "../epilogue_storage.hpp"
-#include "../sm90_epilogue.hpp"
-#include "../sm90_kernel.hpp"
-#include "families.hpp"
+#include "../../cutlass_constants.hpp"
+#include "../../engine_fp8.hpp"
+#include "../../epilogue_storage.hpp"
+#include "../../sm90_epilogue.hpp"
+#include "../../sm90_kernel.hpp"
+#include "../families.hpp"
 
 namespace tilefit::model {
 namespace {
@@ -69,7 +69,7 @@ F mainloop_tensors(const KernelConfig& cfg, const Sm90EngineLayout& s, int stage
                      128);
 }
 
-class EngineFp8Sm90 final : public LaidOutFamily<EngineFp8Sm90, Sm90EngineLayout> {
+class EngineFp8Sm90 final : public EngineFamily<LaidOutFamily<EngineFp8Sm90, Sm90EngineLayout>> {
  public:
   /// The kernel's SharedStorage at `stages` (LaidOutFamily turns it into layout() and sizes()).
   template <class F>
@@ -97,12 +97,6 @@ class EngineFp8Sm90 final : public LaidOutFamily<EngineFp8Sm90, Sm90EngineLayout
            "scale and bias EVT, vLLM's C = D) and blockwise_fp8 (FP8BlockScaledAccum)";
   }
   bool runs_on(int sm) const override { return sm == 90; }
-  bool claims(const KernelConfig& cfg, int sm) const override {
-    return cfg.launcher != Launcher::None && runs_on(sm);
-  }
-  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return engine_claim_reason(cfg, sm);
-  }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
     Plan p;
@@ -208,23 +202,15 @@ class EngineFp8Sm90 final : public LaidOutFamily<EngineFp8Sm90, Sm90EngineLayout
                  std::string(dtype_name(r.c)) + ", " + engine_fusion_text(cfg, cfg.n) +
                  (state.basic ? "; non-persistent (tensors in a union)" : "; PersistentScheduler");
     }
-    if (!cfg.c_given && r.c != DType::Void)
-      why.note([&] {
-        return diag(Code::engine_c_from_launcher).dtype("c", r.c).name("launcher", launcher_name(cfg.launcher))
-            .flag("reuse", state.epilogue.reuse_smem_c);
-      });
+    note_c_from_launcher(why, cfg, r.c, state.epilogue.reuse_smem_c);
     if (state.basic) why.note([] { return diag(Code::engine_ws_tensor_union); });
-    p.state.store(state);
-    p.take(std::move(why));
+    finish(p, state, std::move(why));
     return p;
   }
 };
 
 }  // namespace
 
-const KernelFamily& engine_fp8_sm90_family() {
-  static const EngineFp8Sm90 family;
-  return family;
-}
+const KernelFamily& engine_fp8_sm90_family() { return the_family<EngineFp8Sm90>(); }
 
 }  // namespace tilefit::model

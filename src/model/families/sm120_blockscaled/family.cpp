@@ -8,10 +8,10 @@
 // Reference: ../shared/docs/cutlass-smem-model.md §3 (line numbers below are CUTLASS 4.7).
 #include <string>
 
-#include "../cutlass_constants.hpp"
-#include "../sm120_common.hpp"
-#include "../sm120_epilogue.hpp"
-#include "families.hpp"
+#include "../../cutlass_constants.hpp"
+#include "../../sm120_common.hpp"
+#include "../../sm120_epilogue.hpp"
+#include "../families.hpp"
 
 namespace tilefit::model {
 namespace {
@@ -76,7 +76,7 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
     return runs_on(sm) && cfg.a.block_scaled() && cfg.b.block_scaled() && cfg.launcher == Launcher::None;
   }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return diag(Code::claim_sm120_blockscaled).arch("arch", sm).operand("a", cfg.a).operand("b", cfg.b);
+    return operand_claim(Code::claim_sm120_blockscaled, cfg, sm);
   }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
@@ -137,24 +137,17 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
                  sm120_epilogue_name(cfg, state.epilogue);
 
     // StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>: the carve-out is
-    // used as is (not rounded) on SM120 (cutlass-smem-model.md P2).
-    p.rule.carveout = state.epilogue.shared<Extent>().size;
-    p.rule.stage_bytes = p.sizes_known ? builder_stage_bytes(cfg, s) : 0;
-    p.choose_stages(cfg.stages);
-    p.min_stages = 2;  // static_assert(Stages >= 2): sm120_blockscaled_mma_tma.hpp:220, array :225
+    // used as is (not rounded) on SM120 (cutlass-smem-model.md P2); static_assert(Stages >= 2):
+    // sm120_blockscaled_mma_tma.hpp:220, array :225.
+    sm120_stage_rule(p, cfg, state, p.sizes_known ? builder_stage_bytes(cfg, s) : 0);
     p.unbudgeted = cfg.grouped ? "sm120_blockscaled_grouped" : "sm120_blockscaled";
-    if (state.epilogue.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{state.epilogue.epi_m, state.epilogue.epi_n};
-    p.state.store(state);
-    p.take(std::move(why));
+    finish(p, state, std::move(why));
     return p;
   }
 };
 
 }  // namespace
 
-const KernelFamily& sm120_blockscaled_family() {
-  static const Sm120BlockScaled family;
-  return family;
-}
+const KernelFamily& sm120_blockscaled_family() { return the_family<Sm120BlockScaled>(); }
 
 }  // namespace tilefit::model

@@ -9,11 +9,11 @@
 // Reference: ../shared/docs/cutlass-smem-model.md §4, §2.1, §2.2, §2.5, §2.6.1.
 #include <string>
 
-#include "../cutlass_constants.hpp"
-#include "../epilogue_storage.hpp"
-#include "../sm90_epilogue.hpp"
-#include "../sm90_kernel.hpp"
-#include "families.hpp"
+#include "../../cutlass_constants.hpp"
+#include "../../epilogue_storage.hpp"
+#include "../../sm90_epilogue.hpp"
+#include "../../sm90_kernel.hpp"
+#include "../families.hpp"
 
 namespace tilefit::model {
 namespace {
@@ -45,7 +45,7 @@ EpilogueStorage sm90_epilogue(const KernelConfig& cfg, Findings& why) {
     EpilogueStorage e;
     e.ptr_array = cfg.grouped;
     e.descriptors = 1 + 2;
-    e.kind = EpilogueStorage::Kind::nosmem_sm90;
+    e.kind = EpilogueStorage::Kind::NoSmemSm90;
     return e;
   }
   return sm90_tma_epilogue(cfg, !is_pingpong(cfg), why);
@@ -55,7 +55,7 @@ EpilogueStorage sm90_epilogue(const KernelConfig& cfg, Findings& why) {
 std::string kernel_name(const KernelConfig& cfg, const EpilogueStorage& e, bool pingpong) {
   std::string k = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
                   (pingpong ? "Pingpong" : "Cooperative") + "; ";
-  if (e.kind != EpilogueStorage::Kind::tma)
+  if (e.kind != EpilogueStorage::Kind::Tma)
     return k + (cfg.grouped ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") +
            " epilogue (EpilogueScheduleAuto on SM90)";
   return k + (cfg.grouped ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") +
@@ -117,13 +117,9 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
   }
   bool runs_on(int sm) const override { return sm == 90; }
 
-  bool claims(const KernelConfig& cfg, int sm) const override {
-    if (sm != 90 || cfg.a.block_scaled() || cfg.b.block_scaled()) return false;
-    if (cfg.launcher != Launcher::None) return false;  // the engine families model those
-    return !cfg.warp && cfg.schedule != Schedule::Multistage;
-  }
+  bool claims(const KernelConfig& cfg, int sm) const override { return runs_on(sm) && dense_3x_config(cfg); }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return diag(Code::claim_sm90_gmma).arch("arch", sm).operand("a", cfg.a).operand("b", cfg.b);
+    return operand_claim(Code::claim_sm90_gmma, cfg, sm);
   }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
@@ -181,9 +177,8 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
     p.min_stages = 2;  // static_assert(Stages >= 2): sm90_mma_tma_gmma_ss_warpspecialized.hpp:137
     p.unbudgeted = "sm90";
     if (v == EpilogueVariant::Auto) why.note([&] { return diag(Code::sm90_auto_epilogue_is_nosmem); });
-    if (state.epilogue.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{state.epilogue.epi_m, state.epilogue.epi_n};
-    p.state.store(state);
-    p.take(std::move(why));
+    p.epilogue_tile = state.epilogue.staged_tile();
+    finish(p, state, std::move(why));
     return p;
   }
 
@@ -195,9 +190,6 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
 
 }  // namespace
 
-const KernelFamily& sm90_tma_ws_family() {
-  static const Sm90TmaWs family;
-  return family;
-}
+const KernelFamily& sm90_tma_ws_family() { return the_family<Sm90TmaWs>(); }
 
 }  // namespace tilefit::model

@@ -7,10 +7,10 @@
 // Reference: ../shared/docs/cutlass-smem-model.md §3.10, §3.7.
 #include <string>
 
-#include "../cutlass_constants.hpp"
-#include "../sm120_common.hpp"
-#include "../sm120_epilogue.hpp"
-#include "families.hpp"
+#include "../../cutlass_constants.hpp"
+#include "../../sm120_common.hpp"
+#include "../../sm120_epilogue.hpp"
+#include "../families.hpp"
 
 namespace tilefit::model {
 namespace {
@@ -27,13 +27,9 @@ class Sm120Dense final : public Sm120Family<Sm120Dense> {
   }
   bool runs_on(int sm) const override { return sm == 120 || sm == 121; }
 
-  bool claims(const KernelConfig& cfg, int sm) const override {
-    if (!runs_on(sm) || cfg.a.block_scaled() || cfg.b.block_scaled()) return false;
-    if (cfg.launcher != Launcher::None) return false;  // the engine families model those
-    return !cfg.warp && cfg.schedule != Schedule::Multistage;
-  }
+  bool claims(const KernelConfig& cfg, int sm) const override { return runs_on(sm) && dense_3x_config(cfg); }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return diag(Code::claim_sm120_dense).arch("arch", sm).operand("a", cfg.a).operand("b", cfg.b);
+    return operand_claim(Code::claim_sm120_dense, cfg, sm);
   }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
@@ -61,25 +57,18 @@ class Sm120Dense final : public Sm120Family<Sm120Dense> {
       p.kernel = sm120_kernel_schedule(cfg) + "Sm120 (F8F6F4, A/B stored as uint8); " +
                  sm120_epilogue_name(cfg, state.epilogue);
 
-    p.rule.carveout = state.epilogue.shared<Extent>().size;
     // sm100_compute_stage_count_or_override (builders/sm100_umma_builder.inl:84-99):
     //   stage = M·K + N·K (uint8) + sizeof(PipelineTmaUmmaAsync<1>::SharedStorage) (16, not rounded)
-    p.rule.stage_bytes = cfg.m * cfg.k + cfg.n * cfg.k + kOneStageBarrierBytes;
-    p.choose_stages(cfg.stages);
-    p.min_stages = 2;  // static_assert(Stages >= 2): sm120_mma_tma.hpp:152
+    // static_assert(Stages >= 2): sm120_mma_tma.hpp:152.
+    sm120_stage_rule(p, cfg, state, cfg.m * cfg.k + cfg.n * cfg.k + kOneStageBarrierBytes);
     p.unbudgeted = cfg.grouped ? "sm120_dense_grouped" : "sm120_dense";
-    if (state.epilogue.kind == EpilogueStorage::Kind::tma) p.epilogue_tile = std::array<long long, 2>{state.epilogue.epi_m, state.epilogue.epi_n};
-    p.state.store(state);
-    p.take(std::move(why));
+    finish(p, state, std::move(why));
     return p;
   }
 };
 
 }  // namespace
 
-const KernelFamily& sm120_dense_family() {
-  static const Sm120Dense family;
-  return family;
-}
+const KernelFamily& sm120_dense_family() { return the_family<Sm120Dense>(); }
 
 }  // namespace tilefit::model

@@ -22,11 +22,11 @@
 // Kernel:    ../sm120_common.hpp (the SM90 shells with the SM100-style CLC scheduler)
 #include <string>
 
-#include "../cutlass_constants.hpp"
-#include "../engine_fp8.hpp"
-#include "../sm120_common.hpp"
-#include "../sm120_epilogue.hpp"
-#include "families.hpp"
+#include "../../cutlass_constants.hpp"
+#include "../../engine_fp8.hpp"
+#include "../../sm120_common.hpp"
+#include "../../sm120_epilogue.hpp"
+#include "../families.hpp"
 
 namespace tilefit::model {
 namespace {
@@ -37,7 +37,7 @@ constexpr int kSchedulerStages = 2;
 
 std::string num(long long v) { return std::to_string(v); }
 
-class EngineFp8Sm120 final : public Sm120Family<EngineFp8Sm120> {
+class EngineFp8Sm120 final : public EngineFamily<Sm120Family<EngineFp8Sm120>> {
  public:
   std::string_view name() const override { return "engine_fp8_sm120"; }
   std::string_view description() const override {
@@ -45,12 +45,6 @@ class EngineFp8Sm120 final : public Sm120Family<EngineFp8Sm120> {
            "and bias EVT) and blockwise_fp8 (float scales per stage)";
   }
   bool runs_on(int sm) const override { return sm == 120 || sm == 121; }
-  bool claims(const KernelConfig& cfg, int sm) const override {
-    return cfg.launcher != Launcher::None && runs_on(sm);
-  }
-  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return engine_claim_reason(cfg, sm);
-  }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
     Plan p;
@@ -142,17 +136,13 @@ class EngineFp8Sm120 final : public Sm120Family<EngineFp8Sm120> {
                  (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", C " + std::string(dtype_name(r.c)) +
                  ", " + engine_fusion_text(cfg, r.n);
     }
-    p.state.store(state);
-    p.take(std::move(why));
+    finish(p, state, std::move(why));
     return p;
   }
 };
 
 }  // namespace
 
-const KernelFamily& engine_fp8_sm120_family() {
-  static const EngineFp8Sm120 family;
-  return family;
-}
+const KernelFamily& engine_fp8_sm120_family() { return the_family<EngineFp8Sm120>(); }
 
 }  // namespace tilefit::model

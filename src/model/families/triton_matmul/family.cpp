@@ -6,28 +6,19 @@
 // The shared memory is what Triton's allocator gives the kernel's buffers (src/model/
 // triton_gemm.hpp: MMA choice, pipelined loads, layout conversions, allocator); this file says
 // what the kernel's types are.
-#include "families.hpp"
-#include "../triton_gemm.hpp"
+#include "../families.hpp"
+#include "../../triton_gemm.hpp"
 
 namespace tilefit::model {
 namespace {
 
-class TritonMatmul final : public KernelFamily {
+class TritonMatmul final : public triton::TritonFamily {
  public:
   std::string_view name() const override { return "triton_matmul"; }
 
   std::string_view description() const override {
     return "Triton 3.6 tiled GEMM as in the matrix-multiplication tutorial (A and B K-contiguous, "
            "fp32 accumulator, C in d): f16, bf16, f32 (tf32 dot), e4m3; num_warps, num_stages";
-  }
-
-  /// The model covers Triton's NVIDIA targets from Ampere on (mma v2 and later).
-  bool runs_on(int sm) const override { return sm >= 80; }
-
-  /// Never inferred: a config names a Triton kernel with "kernel".
-  bool claims(const KernelConfig&, int) const override { return false; }
-  Diagnostic claim_reason(const KernelConfig&, int) const override {
-    return diag(Code::family_given).name("family", name());
   }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
@@ -59,19 +50,10 @@ class TritonMatmul final : public KernelFamily {
     return triton::triton_plan(cfg, k, explain, std::move(why));
   }
 
-  Storage layout(const KernelConfig&, const Plan& plan, int stages) const override {
-    return triton::triton_storage<Field>(plan.state.get<triton::Decisions>(), stages);
-  }
-  Sizes sizes(const KernelConfig&, const Plan& plan, int stages) const override {
-    return triton::triton_storage<Extent>(plan.state.get<triton::Decisions>(), stages);
-  }
 };
 
 }  // namespace
 
-const KernelFamily& triton_matmul_family() {
-  static const TritonMatmul family;
-  return family;
-}
+const KernelFamily& triton_matmul_family() { return the_family<TritonMatmul>(); }
 
 }  // namespace tilefit::model

@@ -18,9 +18,9 @@
 // (../cutlass2x_storage.hpp).
 #include <string>
 
-#include "../cutlass2x_storage.hpp"
-#include "../engine_fp8.hpp"
-#include "families.hpp"
+#include "../../cutlass2x_storage.hpp"
+#include "../../engine_fp8.hpp"
+#include "../families.hpp"
 
 namespace tilefit::model {
 namespace {
@@ -47,7 +47,7 @@ std::string num(long long v) { return std::to_string(v); }
 ///     (default_gemm_universal_with_visitor.h:102-118), so FPI follows the launcher's C —
 ///     vLLM float/4: 2; SGLang bf16/8: 1, f16/8: 2.
 
-class EngineFp8Sm89 final : public LaidOutFamily<EngineFp8Sm89, Sm89EngineLayout> {
+class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm89EngineLayout>> {
  public:
   /// The kernel's SharedStorage at `stages` (LaidOutFamily turns it into layout() and sizes()).
   template <class F>
@@ -70,19 +70,13 @@ class EngineFp8Sm89 final : public LaidOutFamily<EngineFp8Sm89, Sm89EngineLayout
            "fixed stages, the union of mainloop and visitor epilogue";
   }
   bool runs_on(int sm) const override { return sm == 89; }
-  bool claims(const KernelConfig& cfg, int sm) const override {
-    return cfg.launcher != Launcher::None && runs_on(sm);
-  }
-  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return engine_claim_reason(cfg, sm);
-  }
 
   Plan decide(const KernelConfig& cfg, bool explain) const override {
     Plan p;
     Findings why(explain);
     p.overflow = Overflow::RuntimeInitialize;  // GemmUniversalBase::init_device_props():
                                                // cudaFuncSetAttribute -> kErrorInternal (L157-166)
-    p.stage_param = StageParam::cutlass_kstages;
+    p.stage_param = StageParam::CutlassKStages;
     p.min_stages = 2;
     engine_common_checks(cfg, why);
 
@@ -165,23 +159,15 @@ class EngineFp8Sm89 final : public LaidOutFamily<EngineFp8Sm89, Sm89EngineLayout
                  num(c_per_access) + " per access, " + num(s.fragments_per_iteration) +
                  " fragment(s) per iteration; every visitor node's storage is empty";
       const Sizes st = assemble<Extent>(cfg, s, p.stages);
-      if (st.epilogue_shared > st.mainloop_shared)
-        why.note([&] {
-          return diag(Code::sm80_union_epilogue_larger).bytes("mainloop_bytes", st.mainloop_shared)
-              .bytes("epilogue_bytes", st.epilogue_shared);
-        });
+      note_union_epilogue_larger(why, st);
     }
-    p.state.store(s);
-    p.take(std::move(why));
+    finish(p, s, std::move(why));
     return p;
   }
 };
 
 }  // namespace
 
-const KernelFamily& engine_fp8_sm89_family() {
-  static const EngineFp8Sm89 family;
-  return family;
-}
+const KernelFamily& engine_fp8_sm89_family() { return the_family<EngineFp8Sm89>(); }
 
 }  // namespace tilefit::model
