@@ -59,26 +59,27 @@ std::string value_text(const DiagValue& v) {
 }
 
 std::string render(std::string_view message_template, const Diagnostic& d) {
+  const std::string_view t = message_template;
   std::string out;
-  out.reserve(message_template.size() + 32);
-  const std::size_t n = message_template.size();
-  for (std::size_t i = 0; i < n;) {
-    const char c = message_template[i];
-    if ((c == '{' || c == '}') && i + 1 < n && message_template[i + 1] == c) {  // {{ or }}
-      out += c;
+  out.reserve(t.size() + 32);
+  for (std::size_t i = 0; i < t.size();) {
+    const std::size_t brace = t.find_first_of("{}", i);
+    out.append(t.substr(i, brace == std::string_view::npos ? std::string_view::npos : brace - i));
+    if (brace == std::string_view::npos) break;
+    i = brace;
+    if (i + 1 < t.size() && t[i + 1] == t[i]) {  // {{ or }}
+      out += t[i];
       i += 2;
       continue;
     }
-    if (c == '{') {
-      const std::size_t close = message_template.find('}', i + 1);
-      if (close != std::string_view::npos) {
-        append_field(out, message_template.substr(i + 1, close - i - 1), d);
-        i = close + 1;
-        continue;
-      }
+    const std::size_t close = t[i] == '{' ? t.find('}', i + 1) : std::string_view::npos;
+    if (close == std::string_view::npos) {  // a lone brace is text
+      out += t[i];
+      ++i;
+      continue;
     }
-    out += c;
-    ++i;
+    append_field(out, t.substr(i + 1, close - i - 1), d);
+    i = close + 1;
   }
   return out;
 }
