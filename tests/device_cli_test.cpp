@@ -38,6 +38,40 @@ std::size_t count(const std::string& s, const std::string& what) {
 
 int lines(const std::string& s) { return static_cast<int>(count(s, "\n")); }
 
+/// `tilefit <args>` on `gpus` fails as `device` and `probe` do: exit 3, nothing on stdout, one
+/// line on stderr that says `says`; with --format json the same error in the document's "error".
+/// Returns the table run's stderr.
+std::string expect_device_command_failure(const FakeDevices& gpus, const std::string& args, const std::string& says) {
+  const auto t = test::run_command(args, on(gpus));
+  EXPECT_EQ(t.exit_code, 3) << args;
+  EXPECT_EQ(t.out, "") << args;
+  EXPECT_EQ(lines(t.err), 1) << t.err;
+  EXPECT_NE(t.err.find(says), std::string::npos) << t.err;
+  const auto j = test::run_command(args + " --format json", on(gpus));
+  EXPECT_EQ(j.exit_code, 3) << args;
+  EXPECT_EQ(lines(j.err), 1) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_NE(doc["error"]["message"].get<std::string>().find(says), std::string::npos) << j.out;
+  return t.err;
+}
+
+/// `tilefit <args> --format F` (check, sweep, suggest) with `stdin_text` on `gpus`, for each F:
+/// exit 3 and an "error: " line on stderr that says `says`.
+void expect_device_problem(const FakeDevices& gpus, const std::string& args, const std::string& says,
+                           const std::string& stdin_text, const std::vector<std::string>& formats) {
+  for (const std::string& format : formats) {
+    const auto r = test::run_command(args + " --format " + format, on(gpus, stdin_text));
+    EXPECT_EQ(r.exit_code, 3) << args << " " << format << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << args << " " << format << ": " << r.err;
+    if (format == "json") {
+      const auto j = nlohmann::json::parse(r.out);
+      ASSERT_FALSE(j["errors"].empty()) << r.out;
+      EXPECT_EQ(j["errors"][0]["kind"], "device");
+    }
+  }
+}
+
 // ---- the fakes themselves ------------------------------------------------------------------------
 
 TEST(FakeGpus, AreTheRealOnesLimits) {
@@ -152,19 +186,8 @@ TEST(CheckOnFakeGpus, NoGpuOutOfRangeAndDriverErrorAreDeviceErrors) {
                         Case{&none, "check - --device 0", "cudaErrorNoDevice"},
                         Case{&one, "check - --device 3", "GPU index 3 is out of range: only GPU 0 is visible"},
                         Case{&no_driver, "check - --device 0", "cudaErrorInsufficientDriver"},
-                        Case{&no_driver, "check -", "cudaErrorInsufficientDriver"}}) {
-    for (const char* format : {"table", "json", "csv", "markdown"}) {
-      const auto r = test::run_command(std::string(c.args) + " --format " + format, on(*c.gpus, kNoArch));
-      EXPECT_EQ(r.exit_code, 3) << c.args << " " << format << ": " << r.err;
-      EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << " " << format << ": " << r.err;
-      EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
-      if (std::string(format) == "json") {
-        const auto j = nlohmann::json::parse(r.out);
-        ASSERT_FALSE(j["errors"].empty()) << r.out;
-        EXPECT_EQ(j["errors"][0]["kind"], "device");
-      }
-    }
-  }
+                        Case{&no_driver, "check -", "cudaErrorInsufficientDriver"}})
+    expect_device_problem(*c.gpus, c.args, c.says, kNoArch, {"table", "json", "csv", "markdown"});
   // --arch and --builtin never ask a GPU.
   const auto a = test::run_command("check - --arch sm_120", on(no_driver, kNoArch));
   EXPECT_EQ(a.exit_code, 0) << a.err;
@@ -204,13 +227,8 @@ TEST(SweepOnFakeGpus, DeviceErrors) {
   for (const auto& [gpus, args, says] :
        {std::tuple{&none, "sweep -", "cudaErrorNoDevice"},
         std::tuple{&one, "sweep - --device 2", "GPU index 2 is out of range"},
-        std::tuple{&no_driver, "sweep - --device 0", "cudaErrorInsufficientDriver"}}) {
-    for (const char* format : {"table", "json"}) {
-      const auto r = test::run_command(std::string(args) + " --format " + format, on(*gpus, kSpace));
-      EXPECT_EQ(r.exit_code, 3) << args << ": " << r.err;
-      EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
-    }
-  }
+        std::tuple{&no_driver, "sweep - --device 0", "cudaErrorInsufficientDriver"}})
+    expect_device_problem(*gpus, args, says, kSpace, {"table", "json"});
 }
 
 // ---- suggest -------------------------------------------------------------------------------------
@@ -251,13 +269,8 @@ TEST(SuggestOnFakeGpus, DeviceErrors) {
   for (const auto& [gpus, args, says] :
        {std::tuple{&none, "suggest -", "cudaErrorNoDevice"},
         std::tuple{&one, "suggest - --device 1", "GPU index 1 is out of range"},
-        std::tuple{&no_driver, "suggest - --device 0", "cudaErrorInsufficientDriver"}}) {
-    for (const char* format : {"table", "json", "csv", "markdown"}) {
-      const auto r = test::run_command(std::string(args) + " --format " + format, on(*gpus, kFinalize));
-      EXPECT_EQ(r.exit_code, 3) << args << " " << format << ": " << r.err;
-      EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
-    }
-  }
+        std::tuple{&no_driver, "suggest - --device 0", "cudaErrorInsufficientDriver"}})
+    expect_device_problem(*gpus, args, says, kFinalize, {"table", "json", "csv", "markdown"});
 }
 
 // ---- device --------------------------------------------------------------------------------------
@@ -288,20 +301,12 @@ TEST(DeviceOnFakeGpus, ErrorsAreOneLineAndExit3) {
         std::tuple{&none, "device --device 0", "cudaErrorNoDevice"},
         std::tuple{&one, "device --device 1", "GPU index 1 is out of range: only GPU 0 is visible"},
         std::tuple{&no_driver, "device", "cudaErrorInsufficientDriver"}}) {
-    const auto t = test::run_command(args, on(*gpus));
-    EXPECT_EQ(t.exit_code, 3) << args;
-    EXPECT_EQ(t.out, "");
-    EXPECT_EQ(lines(t.err), 1) << t.err;
-    EXPECT_NE(t.err.find(says), std::string::npos) << t.err;
+    const std::string err = expect_device_command_failure(*gpus, args, says);
     // The device command has no --arch: the advice names the command that has it.
-    EXPECT_NE(t.err.find("use 'tilefit check --arch ARCH' (or sweep, suggest) to"), std::string::npos) << t.err;
-    const auto j = test::run_command(std::string(args) + " --format json", on(*gpus));
-    EXPECT_EQ(j.exit_code, 3);
-    EXPECT_EQ(lines(j.err), 1) << j.err;
-    const auto doc = nlohmann::json::parse(j.out);
-    EXPECT_TRUE(doc["devices"].empty());
-    EXPECT_NE(doc["error"]["message"].get<std::string>().find(says), std::string::npos);
+    EXPECT_NE(err.find("use 'tilefit check --arch ARCH' (or sweep, suggest) to"), std::string::npos) << err;
   }
+  const auto j = nlohmann::json::parse(test::run_command("device --format json", on(none)).out);
+  EXPECT_TRUE(j["devices"].empty());
 }
 
 // ---- probe ---------------------------------------------------------------------------------------
@@ -359,16 +364,8 @@ TEST(ProbeOnFakeGpus, DeviceErrorsInBothFormats) {
   for (const auto& [gpus, args, says] :
        {std::tuple{&none, "probe", "cudaErrorNoDevice"},
         std::tuple{&one, "probe --device 1", "GPU index 1 is out of range"},
-        std::tuple{&no_driver, "probe configs/sm90_hopper.json", "cudaErrorInsufficientDriver"}}) {
-    const auto t = test::run_command(args, on(*gpus));
-    EXPECT_EQ(t.exit_code, 3) << args;
-    EXPECT_EQ(t.out, "");
-    EXPECT_EQ(lines(t.err), 1) << t.err;
-    EXPECT_NE(t.err.find(says), std::string::npos) << t.err;
-    const auto j = test::run_command(std::string(args) + " --format json", on(*gpus));
-    EXPECT_EQ(j.exit_code, 3);
-    EXPECT_NE(nlohmann::json::parse(j.out)["error"]["message"].get<std::string>().find(says), std::string::npos);
-  }
+        std::tuple{&no_driver, "probe configs/sm90_hopper.json", "cudaErrorInsufficientDriver"}})
+    expect_device_command_failure(*gpus, args, says);
 }
 
 TEST(ProbeOnFakeGpus, ABuildWithoutAProbeKernelSaysSo) {
