@@ -132,6 +132,15 @@ TEST(Cli, ConfigWithoutArchNeedsAGpuOrArch) {
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
 }
 
+// End to end, the real binary: main() hands cli::run the name it was started as, which --help's
+// Usage line shows (in-process runs are "tilefit").
+TEST(Cli, HelpNamesTheProgramAsStarted) {
+  const auto r = test::run_binary("check --help");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Usage: " TILEFIT_BINARY " check [OPTIONS] [files...]"), std::string::npos) << r.out;
+  EXPECT_NE(run_command("check --help").out.find("Usage: tilefit check [OPTIONS]"), std::string::npos);
+}
+
 TEST(Cli, NoSubcommandIsAUsageError) {
   EXPECT_EQ(run_command("").exit_code, 2);
   EXPECT_EQ(run_command("check").exit_code, 2);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
 
 #include "cli/output.hpp"
 #include "tilefit/device/device_source.hpp"
@@ -21,6 +22,8 @@ struct Env {
   ErrorOutput& err;  ///< standard error: error lines and the progress line
   const device::DeviceSource& devices;  ///< check/sweep/suggest --device, config without arch, device
   const device::ProbeSource& probe;     ///< probe
+  /// The program's name as it was started (argv[0]): the "Usage:" line of --help shows it.
+  std::string program = "tilefit";
 };
 
 }  // namespace tilefit::cli

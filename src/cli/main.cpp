@@ -12,5 +12,6 @@ int main(int argc, char** argv) {
   cli::Output out(stdout);
   cli::ErrorOutput err(stderr);
   const std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
-  return cli::run(args, cli::Env{stdin, out, err, device::system_devices(), device::system_probe()});
+  return cli::run(args, cli::Env{stdin, out, err, device::system_devices(), device::system_probe(),
+                                 argc > 0 ? argv[0] : "tilefit"});
 }

@@ -48,7 +48,7 @@ class StdinFor {
 }  // namespace
 
 int run(const std::vector<std::string>& args, const Env& env, const Extension& extension) {
-  std::vector<const char*> argv{"tilefit"};
+  std::vector<const char*> argv{env.program.c_str()};
   for (const std::string& a : args) argv.push_back(a.c_str());
   const int argc = static_cast<int>(argv.size());
   Output& out = env.out;
