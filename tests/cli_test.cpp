@@ -1,5 +1,5 @@
-// Golden tests of the CLI's output and exit codes. A golden file holds the exact expected
-// stdout; regenerate after an intended change with TILEFIT_UPDATE_GOLDEN=1 and review the diff.
+// The CLI's output and exit codes, in-process (the exact outputs are golden cases:
+// tests/data/golden/*.case, run by golden_test.cpp; these check what the outputs must say).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -11,27 +11,16 @@
 namespace tilefit {
 namespace {
 
-using test::run_cli;
-
-void expect_golden(const std::string& golden, const std::string& actual) {
-  const std::string path = test::data_path("golden/" + golden);
-  if (std::getenv("TILEFIT_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  EXPECT_EQ(test::read_file(path), actual) << "golden " << golden
-                                           << " differs (TILEFIT_UPDATE_GOLDEN=1 to regenerate)";
-}
+using test::run_command;
 
 TEST(Cli, MoeTilesTable) {
-  const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin");
+  const auto r = run_command("check configs/sm120_moe_fp4.json --builtin");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  expect_golden("check_moe_fp4.txt", r.out);
 }
 
 TEST(Cli, MoeTilesJsonCarriesTheStoryNumbers) {
-  const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin --format json");
+  const auto r = run_command("check configs/sm120_moe_fp4.json --builtin --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema_version"], 2);
@@ -48,20 +37,18 @@ TEST(Cli, MoeTilesJsonCarriesTheStoryNumbers) {
   }
   EXPECT_EQ(stages, (std::vector<int>{4, 2, 3, 3}));
   EXPECT_EQ(bytes, (std::vector<long long>{89088, 89088, 98304, 98304}));
-  expect_golden("check_moe_fp4.json", r.out);
 }
 
 TEST(Cli, FinalizeExplainsTheOverflow) {
-  const auto r = run_cli("check configs/sm120_moe_finalize.json --builtin");
+  const auto r = run_command("check configs/sm120_moe_finalize.json --builtin");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("the builder picks 3 stages but the kernel then needs 102400 B > 101376 B"),
             std::string::npos);
   EXPECT_NE(r.out.find("StageCount<2> needs 74752 B"), std::string::npos);
-  expect_golden("check_moe_finalize.txt", r.out);
 }
 
 TEST(Cli, MixedFamiliesEachModelledByItsFamily) {
-  const auto r = run_cli("check configs/mixed_families.json --builtin --format json");
+  const auto r = run_command("check configs/mixed_families.json --builtin --format json");
   EXPECT_EQ(r.exit_code, 1);  // the finalize tile does not fit
   const auto j = nlohmann::json::parse(r.out);
   std::vector<std::string> kernels, statuses;
@@ -73,12 +60,11 @@ TEST(Cli, MixedFamiliesEachModelledByItsFamily) {
   EXPECT_EQ(kernels, (std::vector<std::string>{"sm120_blockscaled", "sm120_dense", "sm90_tma_ws",
                                                 "sm100_umma", "sm80_multistage"}));
   EXPECT_EQ(statuses, (std::vector<std::string>{"does_not_fit", "fits", "fits", "fits", "fits"}));
-  const auto table = run_cli("check configs/mixed_families.json --builtin");
-  expect_golden("check_mixed_families.txt", table.out);
+  const auto table = run_command("check configs/mixed_families.json --builtin");
 }
 
 TEST(Cli, EveryShippedConfigIsReadWithoutErrors) {
-  const auto r = run_cli("check configs/*.json --builtin --format json");
+  const auto r = run_command("check configs/*.json --builtin --format json");
   EXPECT_EQ(r.exit_code, 1) << r.err;  // some do not fit on purpose, none is an input error
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump(2);
@@ -88,11 +74,10 @@ TEST(Cli, EveryShippedConfigIsReadWithoutErrors) {
 TEST(Cli, EngineConfigsShowTheEnginesOwnTables) {
   // vLLM's SM90 dispatch table (configs/vllm_sm90_fp8.json): every entry fits, modelled by the
   // engine family, with the scale row and vLLM's C = D in the breakdown.
-  const auto r = run_cli("check configs/vllm_sm90_fp8.json --builtin --breakdown");
+  const auto r = run_command("check configs/vllm_sm90_fp8.json --builtin --breakdown");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  expect_golden("check_vllm_sm90_fp8.txt", r.out);
-  const auto j = nlohmann::json::parse(run_cli("check configs/*_fp8.json --builtin --format json").out);
+  const auto j = nlohmann::json::parse(run_command("check configs/*_fp8.json --builtin --format json").out);
   ASSERT_GE(j["results"].size(), 80u);
   for (const auto& res : j["results"]) {
     EXPECT_EQ(res["kernel"].get<std::string>().rfind("engine_fp8_sm", 0), 0u) << res["name"];
@@ -102,13 +87,12 @@ TEST(Cli, EngineConfigsShowTheEnginesOwnTables) {
 }
 
 TEST(Cli, BreakdownShowsPartsAndLimits) {
-  const auto r = run_cli("check configs/sm120_moe_fp4.json --builtin --breakdown");
+  const auto r = run_command("check configs/sm120_moe_fp4.json --builtin --breakdown");
   EXPECT_EQ(r.exit_code, 0);
-  expect_golden("check_moe_fp4_breakdown.txt", r.out);
 }
 
 TEST(Cli, ArchOverridesConfigArch) {
-  const auto r = run_cli("check configs/sm90_hopper.json --arch sm120 --format json");
+  const auto r = run_command("check configs/sm90_hopper.json --arch sm120 --format json");
   EXPECT_EQ(r.exit_code, 1);  // sm90 GMMA kernels are not sm120 kernels
   const auto j = nlohmann::json::parse(r.out);
   for (const auto& res : j["results"]) {
@@ -118,22 +102,21 @@ TEST(Cli, ArchOverridesConfigArch) {
 }
 
 TEST(Cli, Archs) {
-  const auto r = run_cli("archs");
+  const auto r = run_command("archs");
   EXPECT_EQ(r.exit_code, 0);
-  expect_golden("archs.txt", r.out);
-  const auto j = run_cli("archs --format json");
+  const auto j = run_command("archs --format json");
   const auto parsed = nlohmann::json::parse(j.out);
   EXPECT_EQ(parsed["archs"].size(), 13u);
 }
 
 TEST(Cli, UnknownArchIsAUsageError) {
-  const auto r = run_cli("check configs/sm120_moe_fp4.json --arch sm99");
+  const auto r = run_command("check configs/sm120_moe_fp4.json --arch sm99");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--arch \"sm99\": unknown architecture; allowed: sm_70"), std::string::npos);
 }
 
 TEST(Cli, MissingFileStillReportsTheOtherFiles) {
-  const auto r = run_cli("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
+  const auto r = run_command("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
   EXPECT_EQ(r.exit_code, 2);  // input error wins over the fits
   EXPECT_NE(r.out.find("moe_CtaShape256x128x64B"), std::string::npos);
   EXPECT_NE(r.err.find("tests/data/does-not-exist.json"), std::string::npos);
@@ -142,17 +125,26 @@ TEST(Cli, MissingFileStillReportsTheOtherFiles) {
 TEST(Cli, ConfigWithoutArchNeedsAGpuOrArch) {
   // No GPU on CI machines: a config without "arch" is a device error (exit 3) naming --arch.
   const std::string cfg = R"([{"tile": [128,128,128], "dtype": "nvfp4"}])";
-  const auto r = run_cli("check -", "CUDA_VISIBLE_DEVICES= ", cfg);
+  const auto r = run_command("check -", test::with_stdin(cfg));
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("--arch"), std::string::npos);
-  const auto ok = run_cli("check - --arch sm120", "", cfg);
+  const auto ok = run_command("check - --arch sm120", test::with_stdin(cfg));
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
 }
 
+// End to end, the real binary: main() hands cli::run the name it was started as, which --help's
+// Usage line shows (in-process runs are "tilefit").
+TEST(Cli, HelpNamesTheProgramAsStarted) {
+  const auto r = test::run_binary("check --help");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Usage: " TILEFIT_BINARY " check [OPTIONS] [files...]"), std::string::npos) << r.out;
+  EXPECT_NE(run_command("check --help").out.find("Usage: tilefit check [OPTIONS]"), std::string::npos);
+}
+
 TEST(Cli, NoSubcommandIsAUsageError) {
-  EXPECT_EQ(run_cli("").exit_code, 2);
-  EXPECT_EQ(run_cli("check").exit_code, 2);
-  EXPECT_EQ(run_cli("--version").exit_code, 0);
+  EXPECT_EQ(run_command("").exit_code, 2);
+  EXPECT_EQ(run_command("check").exit_code, 2);
+  EXPECT_EQ(run_command("--version").exit_code, 0);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The device layer on any machine: with or without CUDA, a driver or a GPU. Tests that need
 // a GPU are in gpu/ (label `gpu`); these pass everywhere, by checking whichever answer the
-// machine gives and forcing the no-GPU answer with CUDA_VISIBLE_DEVICES= where they can.
+// machine gives; the CLI's device paths run in-process on fake GPUs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -173,18 +173,17 @@ TEST(DeviceReport, ProbeDisagreementsAreLoud) {
   EXPECT_EQ(j["boundary"]["agrees"], true);
 }
 
-// --- the CLI's faults: exit 3, one clear line ---------------------------------------------
+// --- the CLI's faults: exit 3, one clear line (in-process, fake GPUs: tests/device_cli_test.cpp has
+// every path) ---------------------------------------------------------------------------------
 
-TEST(DeviceCli, EmptyCudaVisibleDevices) {
-  const test::CliRun r = test::run_cli("device", "CUDA_VISIBLE_DEVICES= ");
-  expect_device_failure(r);
-  if (r.err.find("cudaErrorNoDevice") != std::string::npos) {
-    EXPECT_NE(r.err.find("CUDA_VISIBLE_DEVICES is set but empty"), std::string::npos) << r.err;
-  }
+TEST(DeviceCli, NoGpu) {
+  expect_device_failure(test::run_command("device"));
+  const test::FakeDevices no_driver = test::FakeDevices::driver_error();
+  expect_device_failure(test::run_command("device", test::on(no_driver)));
 }
 
 TEST(DeviceCli, JsonErrorIsStillOneLineOnStderr) {
-  const test::CliRun r = test::run_cli("device --format json", "CUDA_VISIBLE_DEVICES= ");
+  const test::CliRun r = test::run_command("device --format json");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   const auto j = nlohmann::json::parse(r.out, nullptr, false);
@@ -193,30 +192,36 @@ TEST(DeviceCli, JsonErrorIsStillOneLineOnStderr) {
   EXPECT_FALSE(j["error"]["message"].get<std::string>().empty());
 }
 
-TEST(DeviceCli, IndexOutOfRange) { expect_device_failure(test::run_cli("device --device 4096")); }
+TEST(DeviceCli, IndexOutOfRange) {
+  const test::FakeDevices one({test::fake_h200()});
+  expect_device_failure(test::run_command("device --device 4096", test::on(one)));
+}
 
 TEST(DeviceCli, BadIndexIsUsageError) {
-  const test::CliRun r = test::run_cli("device --device first");
+  const test::CliRun r = test::run_command("device --device first");
   EXPECT_EQ(r.exit_code, 2) << r.err;
 }
 
-TEST(DeviceCli, NoGpuHere) {
-  // On a machine without a usable GPU this is the plain `tilefit device`; with one, it lists.
-  const test::CliRun r = test::run_cli("device");
+// End to end, the real binary on this machine's real devices (the CUDA Runtime, or the build
+// without CUDA): the one place the system device source is run through the CLI.
+TEST(DeviceCli, RealBinaryOnThisMachine) {
+  const test::CliRun r = test::run_binary("device");
   if (device::query_all().ok()) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("smem opt-in per block"), std::string::npos) << r.out;
   } else {
     expect_device_failure(r);
   }
+  const test::CliRun probe = test::run_binary("probe", "CUDA_VISIBLE_DEVICES= ");
+  expect_device_failure(probe);
 }
 
-TEST(ProbeCli, FailsCleanlyWithoutAGpu) {
-  const test::CliRun r = test::run_cli("probe", "CUDA_VISIBLE_DEVICES= ");
-  expect_device_failure(r);
-}
+TEST(ProbeCli, FailsCleanlyWithoutAGpu) { expect_device_failure(test::run_command("probe")); }
 
-TEST(ProbeCli, IndexOutOfRange) { expect_device_failure(test::run_cli("probe --device 4096")); }
+TEST(ProbeCli, IndexOutOfRange) {
+  const test::FakeDevices one({test::fake_h200()});
+  expect_device_failure(test::run_command("probe --device 4096", test::on(one)));
+}
 
 TEST(ProbeApi, UnavailableSaysHowToEnable) {
   if (device::probe_available()) {

@@ -132,7 +132,7 @@ TEST(Diagnostics, ReadmeListsEveryCode) {
 }
 
 TEST(Diagnostics, FinalizeTileIsAnErrorWith102400Bytes) {
-  const auto r = test::run_cli("check configs/sm120_moe_finalize.json --builtin --format json");
+  const auto r = test::run_command("check configs/sm120_moe_finalize.json --builtin --format json");
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   bool found = false;

@@ -98,14 +98,14 @@ TEST_P(ErrorCorpus, CliTableAndJson) {
   const std::string rel = kCorpusLabel + name + ".json";
   const std::vector<std::string> want =
       lines_of(test::read_file(kCorpusDir + "/" + name + ".expected"));
-  const test::CliRun table = test::run_cli("check '" + rel + "' --arch sm120");
+  const test::CliRun table = test::run_command("check '" + rel + "' --arch sm120");
   EXPECT_EQ(table.exit_code, 2) << table.err;
   for (const std::string& line : want)
     EXPECT_NE(table.err.find(line + "\n"), std::string::npos)
         << "missing on stderr: " << line << "\n"
         << table.err;
 
-  const test::CliRun json = test::run_cli("check '" + rel + "' --arch sm120 --format json");
+  const test::CliRun json = test::run_command("check '" + rel + "' --arch sm120 --format json");
   EXPECT_EQ(json.exit_code, 2) << json.err;
   const nlohmann::json doc = nlohmann::json::parse(json.out, nullptr, false);
   ASSERT_TRUE(doc.is_object() && doc.contains("errors")) << json.out;
@@ -238,7 +238,7 @@ TEST_F(GeneratedInputs, OverTheSizeLimitIsRefusedUnread) {
 TEST_F(GeneratedInputs, CliExitCodeForUnreadableInputs) {
   const std::string missing = (dir_ / "missing.json").string();
   const test::CliRun r =
-      test::run_cli("check '" + missing + "' '" + dir_.string() + "' --arch sm120");
+      test::run_command("check '" + missing + "' '" + dir_.string() + "' --arch sm120");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(missing + ": cannot open: No such file or directory"), std::string::npos)
       << r.err;

@@ -1,5 +1,6 @@
 // The one place that prints errors and picks the exit code (cli::run): output that cannot be
-// written, closed pipes under JSON, usage errors, internal errors.
+// written, closed pipes under JSON, usage errors, internal errors. In-process, except the two
+// that are about the real process (a shell redirection to /dev/full, a pipe closed by `head`).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -33,17 +34,28 @@ Shell shell(const std::string& script) {
 const std::string kBin = TILEFIT_BINARY;
 
 TEST(ExitCodes, FullDiskIsAnErrorNotASuccess) {
+  auto to_full = [](const std::vector<std::string>& args) {
+    std::FILE* full = std::fopen("/dev/full", "w");
+    test::RunOptions o;
+    o.stdout_file = full;
+    const test::CliRun r = test::run_in_process(args, o);
+    std::fclose(full);
+    return r;
+  };
   for (const char* format : {"table", "json"}) {
-    const Shell s = shell(kBin + " check configs/sm90_hopper.json --builtin --format " + format + " >/dev/full");
+    const test::CliRun s = to_full({"check", "configs/sm90_hopper.json", "--builtin", "--format", format});
     EXPECT_EQ(s.exit_code, 4) << format << ": " << s.err;
     EXPECT_EQ(s.err, "error: cannot write the output: No space left on device\n") << format;
   }
-  const Shell archs = shell(kBin + " archs >/dev/full");
-  EXPECT_EQ(archs.exit_code, 4);
-  const Shell help = shell(kBin + " --help >/dev/full");
-  EXPECT_EQ(help.exit_code, 4);
+  EXPECT_EQ(to_full({"archs"}).exit_code, 4);
+  EXPECT_EQ(to_full({"--help"}).exit_code, 4);
+  // The same through the real binary, end to end: the shell's redirection, the process's exit code.
+  const Shell s = shell(kBin + " check configs/sm90_hopper.json --builtin >/dev/full");
+  EXPECT_EQ(s.exit_code, 4) << s.err;
+  EXPECT_EQ(s.err, "error: cannot write the output: No space left on device\n");
 }
 
+// End to end, the real binary: a closed pipe (EPIPE instead of SIGPIPE) exists only between processes.
 TEST(ExitCodes, ClosedPipeUnderJsonIsAnError) {
   // Enough output to fill any pipe buffer: 2,000 configs.
   std::string cfgs = "[";
@@ -61,56 +73,34 @@ TEST(ExitCodes, ClosedPipeUnderJsonIsAnError) {
   std::remove(file.c_str());
 }
 
-/// cli::run in-process, with stdout and stderr in temporary files.
-struct InProcess {
-  int exit_code;
-  std::string out, err;
-};
-InProcess run_in_process(std::vector<const char*> argv, const cli::Extension& ext = {}) {
-  std::FILE* out = std::tmpfile();
-  std::FILE* err = std::tmpfile();
-  cli::Output output(out);
-  InProcess r;
-  r.exit_code = cli::run(static_cast<int>(argv.size()), argv.data(), output, err, ext);
-  auto slurp = [](std::FILE* f) {
-    std::string s;
-    std::rewind(f);
-    char buf[4096];
-    while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) s.append(buf, n);
-    std::fclose(f);
-    return s;
-  };
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
 TEST(ExitCodes, InternalErrorsHaveTheirOwnCode) {
   const cli::Extension boom = [](CLI::App& app, cli::Command& cmd) {
     app.add_subcommand("boom", "throws")->callback([&cmd] {
       cmd = [](cli::CliContext&) { throw std::logic_error("an invariant broke"); };
     });
   };
-  const InProcess r = run_in_process({"tilefit", "boom"}, boom);
+  test::RunOptions o;
+  o.extension = boom;
+  const test::CliRun r = test::run_in_process({"boom"}, o);
   EXPECT_EQ(r.exit_code, 5);
   EXPECT_EQ(r.err, "error: internal error: an invariant broke\n");
 }
 
 TEST(ExitCodes, UsageErrorsSayHowToGetHelp) {
-  const InProcess r = run_in_process({"tilefit", "check", "--no-such-flag", "x.json"});
+  const test::CliRun r = test::run_in_process({"check", "--no-such-flag", "x.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("tilefit --help"), std::string::npos);
-  const InProcess arch = run_in_process({"tilefit", "check", "configs/x.json", "--arch", "sm99"});
+  const test::CliRun arch = test::run_in_process({"check", "configs/x.json", "--arch", "sm99"});
   EXPECT_EQ(arch.exit_code, 2);
   EXPECT_EQ(arch.err.rfind("error: --arch \"sm99\": unknown architecture; allowed: sm_70", 0), 0u) << arch.err;
 }
 
 TEST(ExitCodes, EveryErrorLineHasOneStyle) {
-  const auto r = test::run_cli("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
+  const auto r = test::run_command("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "error: tests/data/does-not-exist.json: cannot open: No such file or directory\n");
-  const auto dev = test::run_cli("device", "CUDA_VISIBLE_DEVICES= ");
+  const auto dev = test::run_command("device");
   EXPECT_EQ(dev.exit_code, 3);
   EXPECT_EQ(dev.err.rfind("error: ", 0), 0u) << dev.err;
 }

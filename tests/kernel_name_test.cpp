@@ -688,19 +688,19 @@ TEST(KernelNameReader, StringsInTheConfigsArrayAndNameOnTheCli) {
   EXPECT_EQ(by_name.configs[0].config, explicit_json.configs[0].config);
   EXPECT_TRUE(by_name.configs[0].arch_given);
 
-  const auto r = test::run_cli("check --builtin --format json --name " + name);
+  const auto r = test::run_command("check --builtin --format json --name " + name);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["results"][0]["name"], name);
   EXPECT_EQ(j["results"][0]["smem_bytes"], 231424);
   EXPECT_EQ(j["results"][0]["file"], "--name");
 
-  const auto bad = test::run_cli("check --builtin --name cutlass3x_sm90_sptensorop_gemm_x");
+  const auto bad = test::run_command("check --builtin --name cutlass3x_sm90_sptensorop_gemm_x");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("error: --name: config #0 \"cutlass3x_sm90_sptensorop_gemm_x\": not a CUTLASS kernel name tilefit reads: \"sptensorop\" (offset 15)"),
             std::string::npos) << bad.err;
 
-  const auto sweep = test::run_cli("sweep --builtin --format csv --name " + name);
+  const auto sweep = test::run_command("sweep --builtin --format csv --name " + name);
   EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
   EXPECT_NE(sweep.out.find(",231424,"), std::string::npos);
 }

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_context.hpp"
 #include "cli/progress.hpp"
+#include "test_support.hpp"
 
 namespace tilefit {
 namespace {
@@ -24,19 +24,7 @@ TEST(Progress, LineFormat) {
   EXPECT_EQ(Progress::line("sweep", 0, 100, 0.0), "sweep: 0/100 candidates (0%), 0/s, ? left");
 }
 
-struct SweepRun {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string slurp(std::FILE* f) {
-  std::string s;
-  std::rewind(f);
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) s.append(buf, n);
-  std::fclose(f);
-  return s;
-}
+using SweepRun = test::CliRun;
 
 /// A sweep of 16 x 16 x 8 x 8 = 16384 candidates (4 progress calls of 4096, and the end).
 std::string space_file() {
@@ -55,20 +43,12 @@ std::string space_file() {
 /// `tilefit sweep SPACE <extra>`, stderr a terminal or not, the clock advancing `step` seconds
 /// each time it is read.
 SweepRun sweep(bool terminal, double step, std::vector<const char*> extra) {
-  const std::string file = space_file();
-  std::vector<const char*> argv{"tilefit", "sweep", file.c_str(), "--builtin"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  std::FILE* out = std::tmpfile();
-  std::FILE* err = std::tmpfile();
-  cli::Output output(out);
-  cli::ErrorOutput error(err);
-  error.set_terminal(terminal);
-  error.set_clock([t = 0.0, step]() mutable { return t += step; });
-  SweepRun r;
-  r.exit_code = cli::run(static_cast<int>(argv.size()), argv.data(), output, error);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+  std::vector<std::string> args{"sweep", space_file(), "--builtin"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  test::RunOptions o;
+  o.stderr_terminal = terminal;
+  o.clock = [t = 0.0, step]() mutable { return t += step; };
+  return test::run_in_process(args, o);
 }
 
 TEST(Progress, ForcedOnDrawsInPlaceAndClearsAtTheEnd) {

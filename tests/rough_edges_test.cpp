@@ -1,5 +1,5 @@
-// Issue 18's defects, each as a user met it, run in-process through cli::run (a few through the
-// real binary where a pipe or standard input is the point): errors on stderr in every format,
+// Issue 18's defects, each as a user met it, run in-process through cli::run (one through the
+// real binary, where a closed pipe is the point): errors on stderr in every format,
 // paths that are not UTF-8, streamed check output, --arch '', a single config object, and the
 // papercuts.
 #include <gtest/gtest.h>
@@ -226,7 +226,8 @@ TEST(RoughEdges, StandardInputTwiceIsAnError) {
 
 TEST(RoughEdges, CsvAndMarkdownCutByAPipeExitQuietly) {
   for (const char* fmt : {"csv", "markdown"}) {
-    const auto r = test::run_cli(std::string("check configs/*.json --builtin --format ") + fmt + " 2>&1 | head -c 1");
+    // End to end, the real binary: the closed pipe and SIGPIPE exist only in a real process.
+    const auto r = test::run_binary(std::string("check configs/*.json --builtin --format ") + fmt + " 2>&1 | head -c 1");
     EXPECT_EQ(r.err, "") << fmt;
     EXPECT_EQ(r.out.find("Broken pipe"), std::string::npos) << fmt << ": " << r.out;
   }
@@ -236,7 +237,7 @@ TEST(RoughEdges, TunedTableOnStdinWithoutArchIsOneError) {
   const std::string table = R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3},
     "2": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3},
     "4": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3}})";
-  const auto r = test::run_cli("check -", "CUDA_VISIBLE_DEVICES= ", table);
+  const auto r = test::run_command("check -", test::with_stdin(table));
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(count(r.err, "\n"), 1) << r.err;
   EXPECT_NE(r.err.find("<stdin>: configs without \"arch\" cannot be analysed: no GPU can be asked"), std::string::npos)

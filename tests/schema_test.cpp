@@ -219,7 +219,7 @@ TEST(Schema, EveryVocabularyFieldIsInTheSchema) {
     EXPECT_TRUE(s["$defs"]["epilogue"]["properties"].contains(std::string(f.name))) << f.name;
 }
 
-std::string run_tool(const std::string& args) { return test::run_cli(args).out; }
+std::string run_tool(const std::string& args) { return test::run_command(args).out; }
 
 TEST(Schema, CheckAndSuggestOutputValidates) {
   const Validator v(report::results_schema());

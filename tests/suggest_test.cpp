@@ -72,7 +72,7 @@ TEST(Suggest, NothingForConfigsThatFitOrAreInvalidForOtherReasons) {
 }
 
 TEST(SuggestCli, JsonCarriesTheSuggestions) {
-  const auto r = test::run_cli("suggest configs/sm120_moe_finalize.json --builtin --format json --max 2");
+  const auto r = test::run_command("suggest configs/sm120_moe_finalize.json --builtin --format json --max 2");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["command"], "suggest");
@@ -85,7 +85,7 @@ TEST(SuggestCli, JsonCarriesTheSuggestions) {
   EXPECT_EQ(first["saved_bytes"], 27648);
   EXPECT_EQ(first["config"]["stages"], 2);
   EXPECT_TRUE(j["results"][0]["suggestions"].empty());
-  const auto table = test::run_cli("suggest configs/sm120_moe_finalize.json --builtin");
+  const auto table = test::run_command("suggest configs/sm120_moe_finalize.json --builtin");
   EXPECT_NE(table.out.find("    1. stages: auto -> 2: 74752 B, saves 27648 B, 2 stages (distance 1)"), std::string::npos);
 }
 

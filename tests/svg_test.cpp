@@ -21,7 +21,7 @@
 namespace tilefit {
 namespace {
 
-using test::run_cli;
+using test::run_command;
 
 class NoDevices final : public device::DeviceSource {
  public:
@@ -301,12 +301,12 @@ TEST(SweepMapSvg, TenThousandCellsUnderTwoMegabytes) {
 }
 
 TEST(SweepMapSvg, CliRefusesInOneLineAndExits2) {
-  const auto r = run_cli("sweep - --arch sm_90,sm_120 --format svg", "",
+  const auto r = run_command("sweep - --arch sm_90,sm_120 --format svg", test::with_stdin(
                          R"({"configs": [{"arch": "sm90", "dtype": "bf16", "tile": {"m": [64, 128], "n": [64, 128],
                               "k": [16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 272, 288,
                                     304, 320, 336, 352, 368, 384, 400, 416, 432, 448, 464, 480, 496, 512, 528, 544,
                                     560, 576, 592, 608, 624, 640, 656, 672, 688, 704, 720, 736, 752, 768, 784, 800,
-                                    816, 832, 848, 864, 880, 896, 912, 928, 944, 960, 976, 992, 1008, 1024, 1040]}}]})");
+                                    816, 832, 848, 864, 880, 896, 912, 928, 944, 960, 976, 992, 1008, 1024, 1040]}}]})"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "error: --format svg: the map would have 130 panels (one per architecture and combination of the "
@@ -315,24 +315,21 @@ TEST(SweepMapSvg, CliRefusesInOneLineAndExits2) {
 }
 
 TEST(SweepMapSvg, CliWritesTheMapOfTheReadmeSpace) {
-  const auto r = run_cli("sweep docs/pictures/moe_space.json --arch sm_90,sm_120 --format svg");
+  const auto r = run_command("sweep docs/pictures/moe_space.json --arch sm_90,sm_120 --format svg");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   expect_self_contained(r.out);
   EXPECT_EQ(count(r.out, "<title>moe@"), 288u);
-  const auto c = run_cli("check configs/sm120_moe_finalize.json --builtin --format svg");
+  const auto c = run_command("check configs/sm120_moe_finalize.json --builtin --format svg");
   EXPECT_EQ(c.exit_code, 1);
   expect_self_contained(c.out);
   // A write error of the picture is an error (exit 4), as for every format.
   std::FILE* full = std::fopen("/dev/full", "w");
   ASSERT_NE(full, nullptr);
-  std::FILE* err = std::tmpfile();
-  cli::Output output(full);
-  const std::string file = test::source_path("configs/sm120_moe_finalize.json");
-  std::vector<const char*> argv{"tilefit", "check", file.c_str(), "--builtin", "--format", "svg"};
-  EXPECT_EQ(cli::run(static_cast<int>(argv.size()), argv.data(), output, err), 4);
+  test::RunOptions o;
+  o.stdout_file = full;
+  EXPECT_EQ(test::run_command("check configs/sm120_moe_finalize.json --builtin --format svg", o).exit_code, 4);
   std::fclose(full);
-  std::fclose(err);
 }
 
 TEST(BudgetBar, OneLineOfBlocksWithTheLimitMarked) {
@@ -349,20 +346,9 @@ TEST(BudgetBar, OneLineOfBlocksWithTheLimitMarked) {
 
 /// cli::run in-process with stdout in a temporary file that says it is (or is not) a terminal.
 std::string check_breakdown(bool terminal) {
-  std::FILE* out = std::tmpfile();
-  std::FILE* err = std::tmpfile();
-  cli::Output output(out);
-  if (terminal) output.set_terminal(true);
-  const std::string file = test::source_path("configs/sm120_moe_finalize.json");
-  std::vector<const char*> argv{"tilefit", "check", file.c_str(), "--builtin", "--breakdown"};
-  EXPECT_EQ(cli::run(static_cast<int>(argv.size()), argv.data(), output, err), 1);
-  std::string s;
-  std::rewind(out);
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, out)) s.append(buf, n);
-  std::fclose(out);
-  std::fclose(err);
-  return s;
+  const test::CliRun r = test::run_in_process({"check", "configs/sm120_moe_finalize.json", "--builtin", "--breakdown"}, terminal);
+  EXPECT_EQ(r.exit_code, 1);
+  return r.out;
 }
 
 TEST(BudgetBar, OnlyWhenStdoutIsATerminal) {
@@ -382,7 +368,7 @@ TEST(BudgetBar, OnlyWhenStdoutIsATerminal) {
   }
   EXPECT_EQ(stripped, file);
   // The binary, its stdout a file: no bars.
-  EXPECT_EQ(count(run_cli("check configs/sm120_moe_finalize.json --builtin --breakdown").out, "budget: "), 0u);
+  EXPECT_EQ(count(run_command("check configs/sm120_moe_finalize.json --builtin --breakdown").out, "budget: "), 0u);
 }
 
 TEST(Pictures, TheReadmeShowsWhatTheToolDraws) {

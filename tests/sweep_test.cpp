@@ -192,12 +192,12 @@ TEST(SweepCli, ExitCodesAndFormats) {
   const std::string space =
       R"({"configs": [{"name": "m", "arch": "sm120", "dtype": "nvfp4", "grouped": true,
           "tile": {"m": 128, "n": [128, 256], "k": 128}, "epilogue": "finalize"}]})";
-  const auto table = test::run_cli("sweep -", "", space);
+  const auto table = test::run_command("sweep -", test::with_stdin(space));
   EXPECT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("m@0"), std::string::npos);
   EXPECT_EQ(table.out.find("m@1"), std::string::npos);  // 128x256x128 finalize does not fit
   EXPECT_NE(table.out.find("2 candidates: 1 fit, 1 do not fit, 0 invalid; 1 listed"), std::string::npos);
-  const auto all = test::run_cli("sweep - --all --format json", "", space);
+  const auto all = test::run_command("sweep - --all --format json", test::with_stdin(space));
   const auto j = nlohmann::json::parse(all.out);
   ASSERT_EQ(j["results"].size(), 2u);
   EXPECT_EQ(j["results"][1]["smem_bytes"], 102400);
@@ -206,14 +206,14 @@ TEST(SweepCli, ExitCodesAndFormats) {
   EXPECT_FALSE(j["results"][1]["diagnostics"].empty());
   EXPECT_EQ(j["summary"]["candidates"], 2);
   // Nothing fits: exit 1; an input error: exit 2.
-  const auto none = test::run_cli("sweep - --arch sm_90", "", space);
+  const auto none = test::run_command("sweep - --arch sm_90", test::with_stdin(space));
   EXPECT_EQ(none.exit_code, 1);
-  const auto bad = test::run_cli("sweep -", "", R"([{"arch": "sm90", "tile": [128,128,64], "stages": []}])");
+  const auto bad = test::run_command("sweep -", test::with_stdin(R"([{"arch": "sm90", "tile": [128,128,64], "stages": []}])"));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "error: <stdin>: config #0: field \"stages\": an empty array of alternatives; give at least one value\n");
-  const auto csv = test::run_cli("sweep - --format csv", "", space);
+  const auto csv = test::run_command("sweep - --format csv", test::with_stdin(space));
   EXPECT_EQ(csv.out.rfind("name,file,index,arch,kernel,tile,", 0), 0u);
-  const auto md = test::run_cli("sweep - --format markdown --arch sm_120,sm_100", "", space);
+  const auto md = test::run_command("sweep - --format markdown --arch sm_120,sm_100", test::with_stdin(space));
   EXPECT_NE(md.out.find("| name | tile.n | sm_120 | sm_100 |"), std::string::npos) << md.out;
 }
 

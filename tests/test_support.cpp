@@ -1,18 +1,21 @@
 #include "test_support.hpp"
 
-#include "cli/cli_context.hpp"
-
+#include <glob.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include <gtest/gtest.h>
 
 #include "tilefit/io/load.hpp"
+#include "tilefit/model/arch.hpp"
 
 namespace tilefit::test {
 
@@ -27,33 +30,210 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-CliRun run_in_process(const std::vector<std::string>& args, bool stdout_terminal) {
-  std::vector<const char*> argv{"tilefit"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::FILE* out = std::tmpfile();
+// ---- fake GPUs ---------------------------------------------------------------------------------
+
+namespace {
+
+device::DeviceInfo fake_gpu(int index, const char* name, int sm, int sm_count, const char* bus) {
+  device::DeviceInfo d;
+  d.index = index;
+  d.name = name;
+  d.cc_major = sm / 10;
+  d.cc_minor = sm % 10;
+  d.sm_count = sm_count;
+  d.limits = model::find_arch(sm)->limits;
+  d.driver_version = 13000;
+  d.runtime_version = 13000;
+  d.pci_bus_id = bus;
+  return d;
+}
+
+constexpr const char* kArchHint = "use --arch to analyse for an architecture from the built-in table";
+
+}  // namespace
+
+device::DeviceInfo fake_h200(int index) { return fake_gpu(index, "NVIDIA H200", 90, 132, "0000:00:06.0"); }
+device::DeviceInfo fake_rtx5090(int index) {
+  return fake_gpu(index, "NVIDIA GeForce RTX 5090", 120, 170, "0000:01:00.0");
+}
+device::DeviceInfo fake_gb10(int index) { return fake_gpu(index, "NVIDIA GB10", 121, 48, "000f:01:00.0"); }
+
+device::DeviceError fake_no_gpu_error() {
+  return {"cudaErrorNoDevice", std::string("no CUDA-capable GPU found (cudaErrorNoDevice: no CUDA-capable device "
+                                           "is detected); ") + kArchHint};
+}
+
+device::DeviceError fake_driver_error() {
+  return {"cudaErrorInsufficientDriver",
+          std::string("no usable NVIDIA driver (cudaErrorInsufficientDriver: CUDA driver version is insufficient "
+                      "for CUDA runtime version): the installed driver supports CUDA 12.4, tilefit's runtime is "
+                      "CUDA 13.0 (update the driver or build tilefit with an older toolkit); ") + kArchHint};
+}
+
+FakeDevices::FakeDevices(std::vector<device::DeviceInfo> gpus) : gpus_(std::move(gpus)) {
+  for (std::size_t i = 0; i < gpus_.size(); ++i) gpus_[i].index = static_cast<int>(i);
+}
+
+device::DeviceList FakeDevices::all() const {
+  ++queries;
+  if (!error_.message.empty()) return error_;
+  return gpus_;
+}
+
+device::DeviceResult FakeDevices::one(int index) const {
+  ++queries;
+  if (!error_.message.empty()) return error_;
+  const int count = static_cast<int>(gpus_.size());
+  if (index < 0 || index >= count) {
+    const std::string range = count == 1 ? "only GPU 0 is visible"
+                                         : std::to_string(count) + " GPUs are visible (valid: 0.." +
+                                               std::to_string(count - 1) + ")";
+    return device::DeviceError{"", "GPU index " + std::to_string(index) + " is out of range: " + range +
+                                       "; pass --device with a valid index, or " + kArchHint};
+  }
+  return gpus_[static_cast<std::size_t>(index)];
+}
+
+device::Expected<device::ProbeOutcome> FakeProbe::launch(int device, model::Bytes bytes) const {
+  if (!unavailable_.empty()) return device::DeviceError{"", unavailable_};
+  const device::DeviceResult gpu = gpus_.one(device);
+  if (!gpu) return gpu.error();
+  ++launches;
+  device::ProbeOutcome out;
+  out.dynamic_smem = bytes;
+  if (bytes < 0 || bytes > INT_MAX) {
+    out.error = "cudaErrorInvalidValue";
+    out.refused_by = "tilefit (size outside the range of cudaFuncSetAttribute)";
+    return out;
+  }
+  out.launched = bytes <= granted_.value_or(gpu->limits.optin_per_block);
+  if (!out.launched) {
+    out.error = "cudaErrorInvalidValue";
+    out.refused_by = "cudaFuncSetAttribute";
+  }
+  return out;
+}
+
+device::Expected<int> FakeProbe::occupancy(int device, model::Bytes bytes) const {
+  if (!unavailable_.empty()) return device::DeviceError{"", unavailable_};
+  const device::DeviceResult gpu = gpus_.one(device);
+  if (!gpu) return gpu.error();
+  const model::Limits& l = gpu->limits;
+  if (bytes < 0 || bytes > granted_.value_or(l.optin_per_block)) return 0;
+  return static_cast<int>(std::min<model::Bytes>(l.max_ctas_per_sm, l.per_sm / (bytes + l.reserved_per_block)));
+}
+
+device::Expected<device::Boundary> FakeProbe::boundary(int device) const {
+  if (!unavailable_.empty()) return device::DeviceError{"", unavailable_};
+  const device::DeviceResult gpu = gpus_.one(device);
+  if (!gpu) return gpu.error();
+  return device::search_boundary(device, [this, device](model::Bytes n) { return launch(device, n); });
+}
+
+// ---- running the CLI ---------------------------------------------------------------------------
+
+namespace {
+
+std::string slurp(std::FILE* f) {
+  std::string text;
+  std::rewind(f);
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
+
+}  // namespace
+
+CliRun run_in_process(const std::vector<std::string>& args, const RunOptions& options) {
+  std::FILE* in = std::tmpfile();
+  std::fwrite(options.stdin_text.data(), 1, options.stdin_text.size(), in);
+  std::rewind(in);
+  std::FILE* out = options.stdout_file ? options.stdout_file : std::tmpfile();
   std::FILE* err = std::tmpfile();
+  const FakeDevices none = FakeDevices::none();
+  const device::DeviceSource& devices = options.devices ? *options.devices : none;
+  const FakeProbe fake_probe(devices);
+  const device::ProbeSource& probe = options.probe ? *options.probe : fake_probe;
+
   char cwd[4096];
   const bool have_cwd = getcwd(cwd, sizeof cwd) != nullptr;
   [[maybe_unused]] const int cd = chdir(TILEFIT_SOURCE_DIR);
   cli::Output output(out);
-  output.set_terminal(stdout_terminal);
+  output.set_terminal(options.stdout_terminal);
+  cli::ErrorOutput error(err);
+  error.set_terminal(options.stderr_terminal);
+  if (options.clock) error.set_clock(options.clock);
   CliRun r;
-  r.exit_code = cli::run(static_cast<int>(argv.size()), argv.data(), output, err);
+  r.exit_code = cli::run(args, cli::Env{in, output, error, devices, probe}, options.extension);
   if (have_cwd) [[maybe_unused]] const int back = chdir(cwd);
-  auto slurp = [](std::FILE* f) {
-    std::string text;
-    std::rewind(f);
-    char buf[4096];
-    while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) text.append(buf, n);
-    std::fclose(f);
-    return text;
-  };
-  r.out = slurp(out);
+  std::fclose(in);
+  if (!options.stdout_file) r.out = slurp(out);
   r.err = slurp(err);
   return r;
 }
 
-CliRun run_cli(const std::string& args, const std::string& env, const std::string& stdin_text) {
+CliRun run_in_process(const std::vector<std::string>& args, bool stdout_terminal) {
+  RunOptions o;
+  o.stdout_terminal = stdout_terminal;
+  return run_in_process(args, o);
+}
+
+std::vector<std::string> split_command_line(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false, pattern = false;
+  auto flush = [&] {
+    if (!in_word) return;
+    glob_t g{};
+    // A relative pattern is matched from the source directory (where the CLI runs) and its matches
+    // named relative to it, as the shell there would.
+    const bool absolute = !word.empty() && word.front() == '/';
+    const std::string from = absolute ? "" : std::string(TILEFIT_SOURCE_DIR) + "/";
+    if (pattern && ::glob((from + word).c_str(), 0, nullptr, &g) == 0) {
+      const std::size_t strip = from.size();
+      for (std::size_t i = 0; i < g.gl_pathc; ++i) words.push_back(std::string(g.gl_pathv[i]).substr(strip));
+    } else {
+      words.push_back(word);
+    }
+    if (pattern) ::globfree(&g);
+    word.clear();
+    in_word = pattern = false;
+  };
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      flush();
+    } else if (c == '\'') {
+      in_word = true;
+      const std::size_t end = line.find('\'', i + 1);
+      word += line.substr(i + 1, end - i - 1);
+      i = end == std::string::npos ? line.size() : end;
+    } else if (c == '"') {
+      in_word = true;
+      for (++i; i < line.size() && line[i] != '"'; ++i) {
+        if (line[i] == '\\' && i + 1 < line.size() && std::string_view("\"\\$`").find(line[i + 1]) != std::string_view::npos)
+          ++i;
+        word += line[i];
+      }
+    } else if (c == '\\' && i + 1 < line.size()) {
+      in_word = true;
+      word += line[++i];
+    } else {
+      in_word = true;
+      if (c == '*' || c == '?' || c == '[') pattern = true;
+      word += c;
+    }
+  }
+  flush();
+  return words;
+}
+
+CliRun run_command(const std::string& line, const RunOptions& options) {
+  return run_in_process(split_command_line(line), options);
+}
+
+CliRun run_binary(const std::string& args, const std::string& env, const std::string& stdin_text) {
   char out_tmpl[] = "/tmp/tilefit_out_XXXXXX";
   char err_tmpl[] = "/tmp/tilefit_err_XXXXXX";
   char in_tmpl[] = "/tmp/tilefit_in_XXXXXX";

@@ -25,16 +25,6 @@ using io::detail::parse_tuned_name;
 constexpr const char* kH100 =
     "configs/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json";
 
-void expect_golden(const std::string& golden, const std::string& actual) {
-  const std::string path = test::data_path("golden/" + golden);
-  if (std::getenv("TILEFIT_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  EXPECT_EQ(test::read_file(path), actual) << "golden " << golden
-                                           << " differs (TILEFIT_UPDATE_GOLDEN=1 to regenerate)";
-}
-
 // ---- file names ------------------------------------------------------------------------------
 
 TEST(TunedName, VllmAndSglangSpellings) {
@@ -281,15 +271,14 @@ TEST(TunedTarget, ArchAndDeviceSayWhereTheTableWasTuned) {
   EXPECT_EQ(a.before[0].number("tuned_arch"), 0);
 }
 
-// ---- golden CLI ----------------------------------------------------------------------------
+// ---- the CLI (the exact outputs: tests/data/golden/check_tuned_*.case) ------------------------
 
 // The README's worked example: an H100 table checked for an RTX 5090.
 TEST(TunedCli, H100TableOnRtx5090) {
-  const auto r = test::run_cli(std::string("check '") + kH100 + "' --arch sm_120");
+  const auto r = test::run_command(std::string("check '") + kH100 + "' --arch sm_120");
   EXPECT_EQ(r.exit_code, 1) << r.err;  // two entries do not fit
   EXPECT_EQ(r.err, "");
-  expect_golden("check_tuned_h100_on_sm120.txt", r.out);
-  const auto j = test::run_cli(std::string("check '") + kH100 + "' --arch sm_120 --format json");
+  const auto j = test::run_command(std::string("check '") + kH100 + "' --arch sm_120 --format json");
   const auto doc = nlohmann::json::parse(j.out);
   for (const auto& res : doc["results"]) {
     EXPECT_EQ(res["kernel"], "triton_fused_moe");
@@ -308,14 +297,13 @@ TEST(TunedCli, H100TableOnRtx5090) {
 
 // Without --arch the file name's device picks the H100's limits: everything fits there.
 TEST(TunedCli, H100TableOnItsOwnArch) {
-  const auto r = test::run_cli(std::string("check '") + kH100 + "' --builtin --breakdown");
+  const auto r = test::run_command(std::string("check '") + kH100 + "' --builtin --breakdown");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  expect_golden("check_tuned_h100_builtin.txt", r.out);
 }
 
 // SGLang's layout: a per-Triton-version folder, "[128, 128]" with a space, a triton_version key.
 TEST(TunedCli, SglangTableOnB200) {
-  const auto r = test::run_cli(
+  const auto r = test::run_command(
       "check 'tests/data/tuned/sglang/triton_3_4_0/E=256,N=256,device_name=NVIDIA_B200,dtype=fp8_w8a8,block_shape=[128, 128].json' --format json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -337,14 +325,13 @@ TEST(TunedCli, SglangTableOnB200) {
 }
 
 TEST(TunedCli, VllmTablesOfOtherKindsAndDevices) {
-  const auto r = test::run_cli("check tests/data/tuned/vllm/*.json");
+  const auto r = test::run_command("check tests/data/tuned/vllm/*.json");
   EXPECT_EQ(r.exit_code, 2);  // the unknown device is an input error
-  expect_golden("check_tuned_vllm.txt", r.out);
   EXPECT_NE(r.err.find("device_name \"NVIDIA_M403\" is not in tilefit's table"), std::string::npos) << r.err;
   // One error for the file, not one per entry.
   EXPECT_EQ(r.err.find("error:"), r.err.rfind("error:")) << r.err;
   // With --arch the same table is checked.
-  const auto a = test::run_cli("check 'tests/data/tuned/vllm/E=16,N=1024,device_name=NVIDIA_M403.json' --arch sm_89");
+  const auto a = test::run_command("check 'tests/data/tuned/vllm/E=16,N=1024,device_name=NVIDIA_M403.json' --arch sm_89");
   EXPECT_EQ(a.exit_code, 0) << a.err;
 }
 

@@ -1,7 +1,7 @@
-// What every subcommand shares: the checked standard output, the errors to print, the exit
-// code. Subcommands never print to stderr and never pick the process's exit code: they write
-// results to `out`, add error lines to `errors` and raise() the code; cli::run() (run.cpp) is the
-// one place that catches, prints ("error: ...") and exits.
+// What every subcommand shares: the run's Env (input, checked standard output, GPUs, probe), the
+// errors to print, the exit code. Subcommands never print to stderr and never pick the process's
+// exit code: they write results to `out`, add error lines to `errors` and raise() the code;
+// cli::run() (run.cpp) is the one place that catches, prints ("error: ...") and exits.
 #pragma once
 
 #include <functional>
@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/env.hpp"
 #include "cli/output.hpp"
 
 namespace tilefit::cli {
@@ -37,6 +38,7 @@ class CommandError : public std::runtime_error {
 };
 
 struct CliContext {
+  const Env& env;  ///< where the command reads, writes and asks GPUs
   Output& out;
   /// Standard error, for the progress line only (cli/progress.hpp); errors go to `errors`.
   ErrorOutput& err;
@@ -72,12 +74,9 @@ void register_schema(CLI::App& app, Command& cmd);
 /// Registers more subcommands (tests add one that throws, to see the internal-error path).
 using Extension = std::function<void(CLI::App& app, Command& cmd)>;
 
-/// Parses `argv`, runs the subcommand, prints its errors to `err` and returns the exit code.
-/// Catches everything: a usage error exits 2, an unwritable output 4, any other exception 5.
-int run(int argc, const char* const* argv, Output& out, std::FILE* err,
-        const Extension& extension = {});
-/// The same with standard error's terminal decision and clock given (tests).
-int run(int argc, const char* const* argv, Output& out, ErrorOutput& err,
-        const Extension& extension = {});
+/// Parses `args` (the arguments after the program name), runs the subcommand with `env`, prints
+/// its errors to env.err and returns the exit code. Catches everything: a usage error exits 2, an
+/// unwritable output 4, any other exception 5.
+int run(const std::vector<std::string>& args, const Env& env, const Extension& extension = {});
 
 }  // namespace tilefit::cli

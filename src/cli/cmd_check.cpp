@@ -4,8 +4,7 @@
 // report (report::CheckWriter).
 #include <memory>
 
-#include "cli/cli_context.hpp"
-#include "cli/target_options.hpp"
+#include "cli/command_options.hpp"
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/report/budget_svg.hpp"
@@ -14,11 +13,7 @@
 namespace tilefit::cli {
 namespace {
 
-struct CheckOptions {
-  std::vector<std::string> files;
-  std::vector<std::string> names;
-  TargetOptions target;
-  std::string format = "table";
+struct CheckOptions : InputOptions {
   bool breakdown = false;
 };
 
@@ -32,7 +27,7 @@ class Sink final : public analysis::CheckSink {
   }
   void problem(analysis::Problem&& p) override {
     // On stderr whatever the format (JSON also carries them in "errors").
-    ctx_.error(analysis::problem_text(p), p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);
+    ctx_.error(analysis::problem_text(p), exit_code_of(p));
     w_.problem(std::move(p));
   }
   bool stopped() const override { return w_.stopped(); }
@@ -46,9 +41,7 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
   const report::Format format = report::format_named(opt.format);
   if (format == report::Format::json || format == report::Format::svg) Output::report_closed_pipes();
-  if (opt.files.empty() && opt.names.empty())
-    throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
-  check_input_paths(opt.files, ctx);
+  require_inputs(opt, "config files", ctx);
   if (opt.breakdown && format != report::Format::table)
     throw CommandError(kExitInput, "--breakdown is for --format table; --format " + opt.format +
                                        (format == report::Format::json  ? " always carries \"breakdown\""
@@ -57,7 +50,7 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
 
   // Files are read and analysed one at a time and each result written as it comes: memory stays
   // bounded whatever the number of files and configs.
-  analysis::CheckStream stream(request, device::system_devices());
+  analysis::CheckStream stream(request, ctx.env.devices);
   auto writer = report::CheckWriter::make(
       format, opt.breakdown, stream.head(), [&ctx](std::string_view text) { ctx.out.write(text); },
       [&ctx] { return ctx.out.failed(); }, /*bars=*/ctx.out.terminal());
@@ -73,22 +66,18 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_check(CLI::App& app, Command& cmd) {
-  auto opt = std::make_shared<CheckOptions>();
-  auto* sub = app.add_subcommand(
-      "check", "Check tile configs: fits or not, stage counts, bytes by component");
-  sub->add_option("files", opt->files, "Config files (JSON); - reads standard input");
-  sub->add_option("--name", opt->names,
-                  "A CUTLASS library kernel name to check, e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_"
-                  "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
-                  "(repeatable)");
-  add_target_options(*sub, opt->target);
-  sub->add_option("--format", opt->format,
-                  "table (default), json, csv, markdown or svg (each config's budget as a stacked bar "
-                  "against the limit)")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown", "svg"}));
+  auto [sub, opt] = add_command(app, cmd, "check",
+                                "Check tile configs: fits or not, stage counts, bytes by component", run_check);
+  add_input_options(*sub, *opt, "Config files (JSON); - reads standard input",
+                    "A CUTLASS library kernel name to check, e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_"
+                    "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
+                    "(repeatable)");
+  add_format_option(*sub, opt->format,
+                    "table (default), json, csv, markdown or svg (each config's budget as a stacked bar "
+                    "against the limit)",
+                    {"table", "json", "csv", "markdown", "svg"});
   sub->add_flag("--breakdown", opt->breakdown,
                 "Show bytes per component, the limits used and the CUTLASS kernel under each config");
-  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_check(*opt, ctx); }; });
 }
 
 }  // namespace tilefit::cli

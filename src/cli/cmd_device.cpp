@@ -5,10 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_context.hpp"
-#include "cli/target_options.hpp"
+#include "cli/command_options.hpp"
 #include "report/device_report.hpp"
-#include "tilefit/device/device_query.hpp"
+#include "tilefit/device/device_source.hpp"
 
 namespace tilefit::cli {
 namespace {
@@ -35,11 +34,11 @@ void run_device(const DeviceOptions& opt, CliContext& ctx) {
   std::vector<device::DeviceInfo> devs;
   std::optional<device::DeviceError> err;
   if (opt.device == "all") {
-    auto r = device::query_all();
+    auto r = ctx.env.devices.all();
     if (r) devs = std::move(r).value();
     else err = r.error();
   } else if (auto idx = parse_index(opt.device)) {
-    auto r = device::query_one(*idx);
+    auto r = ctx.env.devices.one(*idx);
     if (r) devs.push_back(std::move(r).value());
     else err = r.error();
   } else {
@@ -62,16 +61,13 @@ void run_device(const DeviceOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_device(CLI::App& app, Command& cmd) {
-  auto opt = std::make_shared<DeviceOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "device",
+  auto [sub, opt] = add_command(app, cmd, "device",
       "Show what the GPUs here report (CUDA Runtime): compute capability, SMs, shared memory "
       "limits, CTAs/registers/threads per SM, driver and runtime; and where they differ from "
-      "the built-in table. Honours CUDA_VISIBLE_DEVICES. Exit 3 when no GPU can be queried.");
+      "the built-in table. Honours CUDA_VISIBLE_DEVICES. Exit 3 when no GPU can be queried.",
+      run_device);
   sub->add_option("--device", opt->device, "GPU index, or 'all' (default)");
-  sub->add_option("--format", opt->format, "table (default) or json")
-      ->check(CLI::IsMember({"table", "json"}));
-  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_device(*opt, ctx); }; });
+  add_format_option(*sub, opt->format, "table (default) or json", {"table", "json"});
 }
 
 }  // namespace tilefit::cli

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_context.hpp"
-#include "cli/target_options.hpp"
+#include "cli/command_options.hpp"
 #include "report/device_report.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/device/device_query.hpp"
 #include "tilefit/device/probe.hpp"
+#include "tilefit/device/probe_source.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/model/evaluate.hpp"
 
@@ -43,15 +43,16 @@ void device_failure(const device::DeviceError& err, bool json, CliContext& ctx) 
 }
 
 /// Probes one evaluated config (when the model gives smem_bytes); a DeviceError stops the run.
-std::optional<device::DeviceError> probe_one(const device::DeviceInfo& dev, report::ProbeRow& row) {
+std::optional<device::DeviceError> probe_one(const device::ProbeSource& probe, const device::DeviceInfo& dev,
+                                             report::ProbeRow& row) {
   const model::Limits& lim = dev.limits;
   if (row.smem) {
     row.model_fits = *row.smem <= lim.optin_per_block;
-    auto launch = device::probe_launch(dev.index, *row.smem);
+    auto launch = probe.launch(dev.index, *row.smem);
     if (!launch) return launch.error();
     row.launch = *launch;
     row.model_ctas = model::ctas_per_sm(*row.smem, lim);
-    auto occ = device::probe_occupancy(dev.index, *row.smem);
+    auto occ = probe.occupancy(dev.index, *row.smem);
     if (!occ) return occ.error();
     row.occupancy = *occ;
 
@@ -78,11 +79,12 @@ std::optional<device::DeviceError> probe_one(const device::DeviceInfo& dev, repo
 void run_probe(const ProbeOptions& opt, CliContext& ctx) {
   const bool json = opt.format == "json";
   if (json) Output::report_closed_pipes();
-  if (!device::probe_available()) {
-    device_failure({"", device::probe_unavailable_reason()}, json, ctx);
+  const device::ProbeSource& probe = ctx.env.probe;
+  if (const std::string why = probe.unavailable_reason(); !why.empty()) {
+    device_failure({"", why}, json, ctx);
     return;
   }
-  auto dev = device::query_one(opt.device);
+  auto dev = ctx.env.devices.one(opt.device);
   if (!dev) {
     device_failure(dev.error(), json, ctx);
     return;
@@ -112,7 +114,7 @@ void run_probe(const ProbeOptions& opt, CliContext& ctx) {
         row.skipped = fmt::format("the model gives no smem_bytes (status {}{}{})",
                                   model::status_name(row.result.status), why.empty() ? "" : ": ",
                                   why.empty() ? "" : report::message(why.front()));
-      } else if (auto err = probe_one(*dev, row)) {
+      } else if (auto err = probe_one(probe, *dev, row)) {
         device_failure(*err, json, ctx);
         return;
       }
@@ -121,7 +123,7 @@ void run_probe(const ProbeOptions& opt, CliContext& ctx) {
   }
 
   if (!opt.no_boundary) {
-    auto b = device::probe_boundary(dev->index);
+    auto b = probe.boundary(dev->index);
     if (!b) {
       device_failure(b.error(), json, ctx);
       return;
@@ -141,19 +143,16 @@ void run_probe(const ProbeOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_probe(CLI::App& app, Command& cmd) {
-  auto opt = std::make_shared<ProbeOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "probe",
+  auto [sub, opt] = add_command(app, cmd, "probe",
       "Confirm the model on the GPU: launch a probe kernel with each config's smem_bytes of "
       "dynamic shared memory, compare launched/refused and CTAs per SM (occupancy API) with the "
       "model, and find the exact launch boundary. Disagreements print 'DISAGREE' and exit 1; "
-      "device errors exit 3. Needs a build with a CUDA compiler.");
+      "device errors exit 3. Needs a build with a CUDA compiler.",
+      run_probe);
   sub->add_option("files", opt->files, "config files (JSON); none: the boundary only");
   sub->add_option("--device", opt->device, "GPU index (default 0)")->check(gpu_index());
-  sub->add_option("--format", opt->format, "table (default) or json")
-      ->check(CLI::IsMember({"table", "json"}));
+  add_format_option(*sub, opt->format, "table (default) or json", {"table", "json"});
   sub->add_flag("--no-boundary", opt->no_boundary, "skip the boundary search");
-  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_probe(*opt, ctx); }; });
 }
 
 }  // namespace tilefit::cli

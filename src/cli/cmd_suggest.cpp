@@ -5,8 +5,7 @@
 // 1 when one has none, 2 on input errors, 3 on device errors.
 #include <memory>
 
-#include "cli/cli_context.hpp"
-#include "cli/target_options.hpp"
+#include "cli/command_options.hpp"
 #include "tilefit/analysis/suggest.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/report/suggest_report.hpp"
@@ -14,11 +13,7 @@
 namespace tilefit::cli {
 namespace {
 
-struct SuggestOptions {
-  std::vector<std::string> files;
-  std::vector<std::string> names;
-  TargetOptions target;
-  std::string format = "table";
+struct SuggestOptions : InputOptions {
   std::size_t max = 5;
 };
 
@@ -26,10 +21,8 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
   if (request.archs.size() > 1)
     throw CommandError(kExitInput, "suggest takes one architecture; run it once per --arch");
-  if (opt.files.empty() && opt.names.empty())
-    throw CommandError(kExitInput, "no configs: give config files (or - for standard input) or --name NAME");
   if (opt.format == "json") Output::report_closed_pipes();
-  check_input_paths(opt.files, ctx);
+  require_inputs(opt, "config files", ctx);
   io::LoadResult loaded = opt.names.empty() ? io::LoadResult{} : io::load<io::LoadResult>(io::Source::kernel_names(opt.names));
   for (const std::string& file : opt.files) {
     io::LoadResult lr = io::load<io::LoadResult>(io::Source::file(file));
@@ -37,7 +30,7 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
     for (io::LoadedConfig& c : lr.configs) loaded.configs.push_back(std::move(c));
   }
   report::SuggestRun run;
-  run.check = analysis::check_configs(std::move(loaded), request, device::system_devices());
+  run.check = analysis::check_configs(std::move(loaded), request, ctx.env.devices);
   bool none = false;
   for (const analysis::Entry& e : run.check.entries) {
     run.suggestions.emplace_back();
@@ -59,28 +52,22 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
     else
       ctx.out.write(report::suggest_table(run));
   }
-  // On stderr whatever the format (JSON also carries them in "errors").
-  for (const analysis::Problem& p : run.check.problems) ctx.errors.push_back(analysis::problem_text(p));
   if (none) ctx.raise(kExitNotFit);
-  for (const analysis::Problem& p : run.check.problems)
-    ctx.raise(p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);
+  report_problems(run.check.problems, ctx);
 }
 
 }  // namespace
 
 void register_suggest(CLI::App& app, Command& cmd) {
-  auto opt = std::make_shared<SuggestOptions>();
-  auto* sub = app.add_subcommand(
-      "suggest",
+  auto [sub, opt] = add_command(app, cmd, "suggest",
       "For each config that does not fit, the nearest alternatives that fit: fewer stages, "
-      "swap_ab, a smaller epilogue tile, the other schedule, a halved tile extent");
-  sub->add_option("files", opt->files, "Config files (JSON); - reads standard input");
-  sub->add_option("--name", opt->names, "A CUTLASS library kernel name (repeatable)");
-  add_target_options(*sub, opt->target);
+      "swap_ab, a smaller epilogue tile, the other schedule, a halved tile extent",
+      run_suggest);
+  add_input_options(*sub, *opt, "Config files (JSON); - reads standard input",
+                    "A CUTLASS library kernel name (repeatable)");
   sub->add_option("--max", opt->max, "Most suggestions per config (default 5)")->check(CLI::Range(1, 100));
-  sub->add_option("--format", opt->format, "table (default), json, csv or markdown")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
-  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_suggest(*opt, ctx); }; });
+  add_format_option(*sub, opt->format, "table (default), json, csv or markdown",
+                    {"table", "json", "csv", "markdown"});
 }
 
 }  // namespace tilefit::cli

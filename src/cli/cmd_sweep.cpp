@@ -5,9 +5,8 @@
 // one candidate fits, 1 when none does, 2 on input errors, 3 on device errors.
 #include <memory>
 
-#include "cli/cli_context.hpp"
+#include "cli/command_options.hpp"
 #include "cli/progress.hpp"
-#include "cli/target_options.hpp"
 #include "tilefit/analysis/sweep.hpp"
 #include "tilefit/report/sweep_map_svg.hpp"
 #include "tilefit/report/sweep_report.hpp"
@@ -15,11 +14,7 @@
 namespace tilefit::cli {
 namespace {
 
-struct SweepCliOptions {
-  std::vector<std::string> files;
-  std::vector<std::string> names;
-  TargetOptions target;
-  std::string format = "table";
+struct SweepCliOptions : InputOptions {
   bool all = false;
   std::string sort = "none";
   bool reverse = false;
@@ -55,9 +50,7 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
                                                                                 : model::Detail::verdict;
   if (format == report::Format::json || format == report::Format::svg) Output::report_closed_pipes();
 
-  if (opt.files.empty() && opt.names.empty())
-    throw CommandError(kExitInput, "no configs: give sweep files (or - for standard input) or --name NAME");
-  check_input_paths(opt.files, ctx);
+  require_inputs(opt, "sweep files", ctx);
   std::vector<io::ConfigSpace> spaces;
   std::vector<analysis::Problem> problems;
   std::vector<io::SpaceLoad> loads;
@@ -91,34 +84,29 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
                     opt.no_progress ? ProgressMode::off : opt.progress ? ProgressMode::on : ProgressMode::automatic,
                     "sweep");
   Sink sink(*writer, ctx.out, progress);
-  const analysis::SweepTally tally = analysis::run_sweep(spaces, o, device::system_devices(), sink, problems);
+  const analysis::SweepTally tally = analysis::run_sweep(spaces, o, ctx.env.devices, sink, problems);
   progress.finish();
   writer->finish(tally, problems);
 
-  // On stderr whatever the format (JSON also carries them in "errors").
-  for (const analysis::Problem& p : problems) ctx.errors.push_back(analysis::problem_text(p));
   ctx.raise(tally.fits > 0 ? kExitOk : kExitNotFit);
-  for (const analysis::Problem& p : problems)
-    ctx.raise(p.kind == analysis::Problem::Kind::device ? kExitDevice : kExitInput);
+  report_problems(problems, ctx);
 }
 
 }  // namespace
 
 void register_sweep(CLI::App& app, Command& cmd) {
-  auto opt = std::make_shared<SweepCliOptions>();
-  auto* sub = app.add_subcommand(
-      "sweep",
+  auto [sub, opt] = add_command(app, cmd, "sweep",
       "Sweep spaces of configs: any field may hold an array of alternatives (tile also "
       "{\"m\": [...], \"n\": [...], \"k\": [...]} or a list of tiles); lists the candidates that "
-      "fit (--all: every one), each with its concrete config");
-  sub->add_option("files", opt->files, "Sweep files (the config format with alternatives); - reads standard input");
-  sub->add_option("--name", opt->names, "A CUTLASS library kernel name (repeatable)");
-  add_target_options(*sub, opt->target);
+      "fit (--all: every one), each with its concrete config",
+      run_sweep);
+  add_input_options(*sub, *opt, "Sweep files (the config format with alternatives); - reads standard input",
+                    "A CUTLASS library kernel name (repeatable)");
   sub->add_flag("--all", opt->all, "List every candidate, not only those that fit");
-  sub->add_option("--format", opt->format,
-                  "table (default), json, csv, markdown or svg (the map: largest stage count that fits by "
-                  "tile M x N, a panel per architecture and value of the other varying fields; implies --all)")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown", "svg"}));
+  add_format_option(*sub, opt->format,
+                    "table (default), json, csv, markdown or svg (the map: largest stage count that fits by "
+                    "tile M x N, a panel per architecture and value of the other varying fields; implies --all)",
+                    {"table", "json", "csv", "markdown", "svg"});
   sub->add_option("--sort", opt->sort,
                   "stages (most first), bytes (fewest first), headroom (tightest first) or tile "
                   "(largest M*N*K first); holds the listed candidates (32 B each) until the end")
@@ -139,7 +127,6 @@ void register_sweep(CLI::App& app, Command& cmd) {
                            "is a terminal and the sweep takes more than a second)");
   auto* off = sub->add_flag("--no-progress", opt->no_progress, "Never show the progress line");
   on->excludes(off);
-  sub->callback([opt, &cmd] { cmd = [opt](CliContext& ctx) { run_sweep(*opt, ctx); }; });
 }
 
 }  // namespace tilefit::cli

@@ -1,11 +1,15 @@
 // The one place that parses, runs the chosen subcommand, catches, prints errors and picks the
 // exit code.
+#include <unistd.h>
+
 #include <exception>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "cli/cli_context.hpp"
+#include "tilefit/device/device_query.hpp"
 
 #ifndef TILEFIT_VERSION
 #define TILEFIT_VERSION "0.1.0"
@@ -13,18 +17,48 @@
 
 namespace tilefit::cli {
 
-int run(int argc, const char* const* argv, Output& out, std::FILE* err, const Extension& extension) {
-  ErrorOutput e(err);
-  return run(argc, argv, out, e, extension);
-}
+namespace {
 
-int run(int argc, const char* const* argv, Output& out, ErrorOutput& err_out,
-        const Extension& extension) {
+/// Puts `in` on file descriptor 0 for a run (the io layer reads "-" from there) when it is another
+/// stream, and the old descriptor 0 back at the end.
+class StdinFor {
+ public:
+  explicit StdinFor(std::FILE* in) {
+    if (in == nullptr || fileno(in) == STDIN_FILENO) return;
+    saved_ = ::dup(STDIN_FILENO);
+    swapped_ = ::dup2(fileno(in), STDIN_FILENO) >= 0;
+  }
+  ~StdinFor() {
+    if (!swapped_) return;
+    if (saved_ >= 0) {
+      ::dup2(saved_, STDIN_FILENO);
+      ::close(saved_);
+    } else {
+      ::close(STDIN_FILENO);
+    }
+  }
+  StdinFor(const StdinFor&) = delete;
+  StdinFor& operator=(const StdinFor&) = delete;
+
+ private:
+  int saved_ = -1;
+  bool swapped_ = false;
+};
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, const Env& env, const Extension& extension) {
+  std::vector<const char*> argv{env.program.c_str()};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  const int argc = static_cast<int>(argv.size());
+  Output& out = env.out;
+  ErrorOutput& err_out = env.err;
   std::FILE* err = err_out.file();
+  const StdinFor stdin_for(env.in);
   CLI::App app{"tilefit " TILEFIT_VERSION
                " - does a GEMM tile configuration fit in GPU shared memory?"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", TILEFIT_VERSION);
+  app.set_version_flag("--version", "tilefit " TILEFIT_VERSION " (" + device::cuda_support() + ")");
   app.footer(
       "Exit codes: 0 every config fits; 1 a config does not fit or is invalid; 2 usage or input "
       "error; 3 device error; 4 the output could not be written; 5 internal error.");
@@ -54,9 +88,9 @@ int run(int argc, const char* const* argv, Output& out, ErrorOutput& err_out,
     std::fprintf(err, "error: %s\n", out.problem().c_str());
     return static_cast<int>(kExitOutput);
   };
-  CliContext ctx{out, err_out, {}, {}, kExitOk};
+  CliContext ctx{env, out, err_out, {}, {}, kExitOk};
   try {
-    app.parse(argc, argv);
+    app.parse(argc, argv.data());
   } catch (const CLI::CallForHelp&) {
     out.write(app.help());
     return finish(kExitOk);

@@ -9,6 +9,7 @@
 
 #include "cuda_common.hpp"
 #include "tilefit/device/device_query.hpp"
+#include "tilefit/device/probe.hpp"
 
 namespace tilefit::device {
 namespace detail {
@@ -37,8 +38,9 @@ DeviceError enumeration_error(cudaError_t e) {
   switch (e) {
     case cudaErrorInsufficientDriver: {
       int driver = 0, runtime = 0;
-      (void)cudaDriverGetVersion(&driver);
-      (void)cudaRuntimeGetVersion(&runtime);
+      // Best effort, for the message: a version that cannot be read stays 0 ("unknown").
+      (void)check(cudaDriverGetVersion(&driver), 0, "cudaDriverGetVersion");
+      (void)check(cudaRuntimeGetVersion(&runtime), 0, "cudaRuntimeGetVersion");
       const std::string rt = cuda_version_string(runtime);
       err.message = "no usable NVIDIA driver " + why + ": " +
                     (driver > 0 ? "the installed driver supports CUDA " + cuda_version_string(driver) +
@@ -82,8 +84,6 @@ DeviceError index_error(int index, int count) {
 
 namespace {
 
-using detail::call_error;
-
 /// Fills `dev` for GPU `index`; returns the DeviceError of the first failing call.
 std::optional<DeviceError> fill(int index, DeviceInfo& dev) {
   dev.index = index;
@@ -105,12 +105,10 @@ std::optional<DeviceError> fill(int index, DeviceInfo& dev) {
       {cudaDevAttrMaxRegistersPerMultiprocessor, "cudaDevAttrMaxRegistersPerMultiprocessor", &dev.limits.regs_per_sm},
       {cudaDevAttrMaxThreadsPerMultiProcessor, "cudaDevAttrMaxThreadsPerMultiProcessor", &dev.limits.threads_per_sm},
   };
-  for (const Attr& a : attrs) {
-    if (cudaError_t e = cudaDeviceGetAttribute(a.out, a.attr, index); e != cudaSuccess) {
-      (void)cudaGetLastError();
-      return call_error(index, std::string("cudaDeviceGetAttribute(") + a.name + ")", e);
-    }
-  }
+  for (const Attr& a : attrs)
+    if (auto err = detail::check(cudaDeviceGetAttribute(a.out, a.attr, index), index,
+                                 std::string("cudaDeviceGetAttribute(") + a.name + ")"))
+      return err;
   dev.limits.sm = dev.cc_major * 10 + dev.cc_minor;
   dev.limits.optin_per_block = optin;
   dev.limits.per_sm = per_sm;
@@ -118,29 +116,23 @@ std::optional<DeviceError> fill(int index, DeviceInfo& dev) {
   dev.limits.default_per_block = deflt;
 
   cudaDeviceProp prop{};
-  if (cudaError_t e = cudaGetDeviceProperties(&prop, index); e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return call_error(index, "cudaGetDeviceProperties", e);
-  }
+  if (auto err = detail::check(cudaGetDeviceProperties(&prop, index), index, "cudaGetDeviceProperties"))
+    return err;
   prop.name[sizeof(prop.name) - 1] = '\0';
   dev.name = prop.name;
 
   char bus[32] = {};
-  if (cudaDeviceGetPCIBusId(bus, static_cast<int>(sizeof(bus)), index) == cudaSuccess) {
+  // Optional: left empty when the runtime cannot tell.
+  if (!detail::check(cudaDeviceGetPCIBusId(bus, static_cast<int>(sizeof(bus)), index), index,
+                     "cudaDeviceGetPCIBusId")) {
     bus[sizeof(bus) - 1] = '\0';
     dev.pci_bus_id = bus;
-  } else {
-    (void)cudaGetLastError();  // optional: leave it empty
   }
 
-  if (cudaError_t e = cudaDriverGetVersion(&dev.driver_version); e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return call_error(index, "cudaDriverGetVersion", e);
-  }
-  if (cudaError_t e = cudaRuntimeGetVersion(&dev.runtime_version); e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return call_error(index, "cudaRuntimeGetVersion", e);
-  }
+  if (auto err = detail::check(cudaDriverGetVersion(&dev.driver_version), index, "cudaDriverGetVersion"))
+    return err;
+  if (auto err = detail::check(cudaRuntimeGetVersion(&dev.runtime_version), index, "cudaRuntimeGetVersion"))
+    return err;
   return std::nullopt;
 }
 
@@ -148,13 +140,14 @@ std::optional<DeviceError> fill(int index, DeviceInfo& dev) {
 
 bool built_with_cuda() { return true; }
 
+std::string cuda_support() {
+  return "CUDA " + cuda_version_string(CUDART_VERSION) + " device support" +
+         (probe_available() ? "" : ", no probe kernel");
+}
+
 Expected<int> device_count() {
   int n = 0;
-  const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return detail::enumeration_error(e);
-  }
+  if (auto err = detail::check_enumeration(cudaGetDeviceCount(&n))) return *err;
   if (n <= 0) return detail::enumeration_error(cudaErrorNoDevice);
   return n;
 }

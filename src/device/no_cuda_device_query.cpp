@@ -14,6 +14,7 @@ DeviceError built_without_cuda() {
 }  // namespace
 
 bool built_with_cuda() { return false; }
+std::string cuda_support() { return "no CUDA device support"; }
 DeviceList query_all() { return built_without_cuda(); }
 DeviceResult query_one(int) { return built_without_cuda(); }
 Expected<int> device_count() { return built_without_cuda(); }

@@ -121,7 +121,7 @@ TEST(GpuProbe, OutOfRangeDeviceIsAnError) {
 
 TEST(GpuCli, DeviceJson) {
   REQUIRE_GPU(dev);
-  const test::CliRun r = test::run_cli("device --format json");
+  const test::CliRun r = test::run_binary("device --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_FALSE(j["devices"].empty());
@@ -131,7 +131,7 @@ TEST(GpuCli, DeviceJson) {
 TEST(GpuCli, ProbeBoundaryOnly) {
   REQUIRE_GPU(dev);
   REQUIRE_PROBE();
-  const test::CliRun r = test::run_cli("probe --format json");
+  const test::CliRun r = test::run_binary("probe --format json");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["boundary"]["largest_launched"], dev.limits.optin_per_block);

@@ -63,6 +63,11 @@ using DeviceResult = Expected<DeviceInfo>;
 /// True when this binary was built against a CUDA toolkit (TILEFIT_HAVE_CUDA).
 bool built_with_cuda();
 
+/// What `tilefit --version` says in parentheses: "CUDA 13.0 device support" (the version of
+/// the CUDA runtime built in, CUDART_VERSION), "CUDA 13.0 device support, no probe kernel" (a
+/// toolkit without nvcc), or "no CUDA device support".
+std::string cuda_support();
+
 /// Every visible GPU, in runtime order. No driver, no GPU or an empty CUDA_VISIBLE_DEVICES
 /// (cudaErrorNoDevice) is a DeviceError, never an empty list.
 DeviceList query_all();
