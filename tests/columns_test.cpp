@@ -253,7 +253,7 @@ TEST(Columns, DiagnosticByteValuesAreNamedInBytes) {
   // A diagnostic value the model gives in bytes under a key without "_bytes" also goes under
   // "<key>_bytes"; the others are as they were.
   const model::Diagnostic d = model::diag(model::Code::auto_stages_below_minimum)
-                                  .stages("stages", 1, model::StageParam::cutlass_stage_count)
+                                  .stages("stages", 1, model::StageParam::CutlassStageCount)
                                   .bytes("builder_capacity", 101376)
                                   .bytes("carveout", 17408)
                                   .bytes("stage_bytes", 65536)
@@ -266,7 +266,7 @@ TEST(Columns, DiagnosticByteValuesAreNamedInBytes) {
   EXPECT_FALSE(j.contains("stage_bytes_bytes"));
   EXPECT_FALSE(j.contains("min_stages_bytes"));
   const model::Diagnostic fit = model::diag(model::Code::max_stages_fit)
-                                    .stages("stages", 3, model::StageParam::cutlass_stage_count)
+                                    .stages("stages", 3, model::StageParam::CutlassStageCount)
                                     .bytes("smem_bytes", 4096)
                                     .bytes("spare_bytes", 512);
   const ordered_json f = report::diagnostic_json(fit);
