@@ -233,29 +233,29 @@ TEST(SweepOnFakeGpus, DeviceErrors) {
 
 // ---- suggest -------------------------------------------------------------------------------------
 
-constexpr const char* kFinalize =
+constexpr const char* kFinalizeConfig =
     R"([{"name": "finalize_128x256x128", "dtype": "nvfp4", "tile": [128, 256, 128], "grouped": true,
          "epilogue": "finalize"}])";
 
 TEST(SuggestOnFakeGpus, DeviceNInEveryFormat) {
   // The story's FINALIZE tile on an RTX 5090: does not fit, with alternatives that do.
   const FakeDevices rtx({test::fake_rtx5090()});
-  const auto t = test::run_command("suggest - --device 0", on(rtx, kFinalize));
+  const auto t = test::run_command("suggest - --device 0", on(rtx, kFinalizeConfig));
   EXPECT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("finalize_128x256x128"), std::string::npos) << t.out;
-  const auto j = nlohmann::json::parse(test::run_command("suggest - --device 0 --format json", on(rtx, kFinalize)).out);
+  const auto j = nlohmann::json::parse(test::run_command("suggest - --device 0 --format json", on(rtx, kFinalizeConfig)).out);
   EXPECT_EQ(j["results"][0]["status"], "does_not_fit");
   EXPECT_EQ(j["results"][0]["target"]["source"], "device");
   EXPECT_FALSE(j["results"][0]["suggestions"].empty()) << j.dump(2);
   for (const char* format : {"csv", "markdown"}) {
-    const auto r = test::run_command(std::string("suggest - --device 0 --format ") + format, on(rtx, kFinalize));
+    const auto r = test::run_command(std::string("suggest - --device 0 --format ") + format, on(rtx, kFinalizeConfig));
     EXPECT_EQ(r.exit_code, 0) << format << ": " << r.err;
     EXPECT_NE(r.out.find("finalize_128x256x128"), std::string::npos) << r.out;
   }
   // GPU 0 an H200 (sm_90): no family builds an NVFP4 block-scaled kernel there; invalid, with no
   // alternative, exit 1.
   const FakeDevices h200({test::fake_h200()});
-  const auto hr = test::run_command("suggest - --format json", on(h200, kFinalize));
+  const auto hr = test::run_command("suggest - --format json", on(h200, kFinalizeConfig));
   EXPECT_EQ(hr.exit_code, 1) << hr.err;
   const auto h = nlohmann::json::parse(hr.out);
   EXPECT_EQ(h["results"][0]["arch"], "sm_90");
@@ -270,7 +270,7 @@ TEST(SuggestOnFakeGpus, DeviceErrors) {
        {std::tuple{&none, "suggest -", "cudaErrorNoDevice"},
         std::tuple{&one, "suggest - --device 1", "GPU index 1 is out of range"},
         std::tuple{&no_driver, "suggest - --device 0", "cudaErrorInsufficientDriver"}})
-    expect_device_problem(*gpus, args, says, kFinalize, {"table", "json", "csv", "markdown"});
+    expect_device_problem(*gpus, args, says, kFinalizeConfig, {"table", "json", "csv", "markdown"});
 }
 
 // ---- device --------------------------------------------------------------------------------------

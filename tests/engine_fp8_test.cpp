@@ -312,12 +312,6 @@ TEST(EngineFp8, LaunchersCTypeAndFamilyInference) {
 
 // ---- invariants over a grid of every engine family ------------------------------------------
 
-Bytes sum(const model::Field& f) {
-  Bytes s = 0;
-  for (Bytes p : f.parts) s += p;
-  return s;
-}
-
 TEST(EngineFp8, BreakdownSumsAndMaxStagesIsTight) {
   struct Arch {
     int sm;
@@ -358,7 +352,7 @@ TEST(EngineFp8, BreakdownSumsAndMaxStagesIsTight) {
                                               std::to_string(k);
                     ASSERT_EQ(r.family, model::engine_family_for(a.sm)) << where;
                     if (r.breakdown) {
-                      EXPECT_EQ(sum(*r.breakdown), *r.smem_bytes) << where;
+                      EXPECT_EQ(test::sum_parts(*r.breakdown), *r.smem_bytes) << where;
                       EXPECT_EQ(r.breakdown->size, *r.smem_bytes) << where;
                     }
                     const model::KernelFamily* fam = model::find_family(r.family);

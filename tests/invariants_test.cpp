@@ -32,12 +32,6 @@ constexpr Case kCases[] = {
     {"sm80_multistage", 80, "f16", "f16"},        {"sm80_multistage", 86, "bf16", "bf16"},
 };
 
-Bytes sum(const model::Field& f) {
-  Bytes s = 0;
-  for (Bytes p : f.parts) s += p;
-  return s;
-}
-
 TEST(Invariants, BreakdownSumsAndMaxStagesIsTight) {
   int checked = 0;
   for (const Case& k : kCases) {
@@ -61,7 +55,7 @@ TEST(Invariants, BreakdownSumsAndMaxStagesIsTight) {
               const std::string where = std::string(k.family) + " " + std::to_string(m) + "x" +
                                         std::to_string(n) + "x" + std::to_string(kk);
               if (r.breakdown) {
-                EXPECT_EQ(sum(*r.breakdown), *r.smem_bytes) << where;
+                EXPECT_EQ(test::sum_parts(*r.breakdown), *r.smem_bytes) << where;
                 EXPECT_EQ(r.breakdown->size, *r.smem_bytes) << where;
               }
               const model::Plan plan = fam->decide(c, true);

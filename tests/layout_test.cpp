@@ -1,18 +1,14 @@
 // Hand-computed cases for the C++ layout helpers (cutlass-smem-model.md §1.1-§1.3).
 #include <gtest/gtest.h>
 
+#include "model_test_util.hpp"
+
 #include "model/epilogue_storage.hpp"
 #include "model/sm90_epilogue.hpp"
 #include "tilefit/model/layout.hpp"
 
 namespace tilefit::model {
 namespace {
-
-Bytes sum(const Field& f) {
-  Bytes s = 0;
-  for (Bytes p : f.parts) s += p;
-  return s;
-}
 
 TEST(Layout, StructPlacesMembersAtTheirAlignment) {
   // { char (1 @0); int64 (8 @8); char (1 @16) } -> end 17, align 8 -> sizeof 24.
@@ -21,7 +17,7 @@ TEST(Layout, StructPlacesMembersAtTheirAlignment) {
   EXPECT_EQ(s.size, 24);
   EXPECT_EQ(s.align, 8);
   EXPECT_EQ(s.part(Component::Padding), 14);  // 7 before the int64, 7 at the end
-  EXPECT_EQ(sum(s), s.size);
+  EXPECT_EQ(test::sum_parts(s), s.size);
 }
 
 TEST(Layout, EmptyBaseRaisesAlignmentOnly) {
@@ -85,7 +81,7 @@ TEST(Layout, Sm120Bf16EpilogueIs13312) {
   e.ptr_array = true;
   e.descriptors = 3;
   EXPECT_EQ(e.shared().size, 13312);
-  EXPECT_EQ(sum(e.shared()), 13312);
+  EXPECT_EQ(test::sum_parts(e.shared()), 13312);
 }
 
 }  // namespace

@@ -29,6 +29,13 @@ inline model::Result eval(const model::KernelConfig& c) {
   return model::evaluate(c, model::find_arch(c.arch)->limits);
 }
 
+/// The sum of a breakdown field's parts (the invariant: the parts add up to the field's size).
+inline model::Bytes sum_parts(const model::Field& f) {
+  model::Bytes s = 0;
+  for (model::Bytes p : f.parts) s += p;
+  return s;
+}
+
 /// The messages of a result's diagnostics, as the report layer writes them.
 inline std::vector<std::string> notes(const model::Result& r) { return report::notes(r); }
 

@@ -24,12 +24,6 @@ KernelConfig base_config() {
   return cfg;
 }
 
-Bytes sum_parts(const Field& f) {
-  Bytes s = 0;
-  for (Bytes p : f.parts) s += p;
-  return s;
-}
-
 /// The configs of the sm100_umma rows of tests/data/`file`, as the config reader reads them.
 std::vector<KernelConfig> sm100_row_configs(const std::string& file) {
   std::vector<KernelConfig> cfgs;
@@ -215,7 +209,7 @@ TEST(Sm100Umma, BreakdownSumsAndMaxStagesIsTight) {
     ASSERT_TRUE(plan.sizes_known);
     const Result r = evaluate(cfg, lim);
     ASSERT_TRUE(r.breakdown.has_value());
-    EXPECT_EQ(sum_parts(*r.breakdown), *r.smem_bytes);
+    EXPECT_EQ(test::sum_parts(*r.breakdown), *r.smem_bytes);
     for (Bytes part : r.breakdown->parts) EXPECT_GE(part, 0);
     const int max_s = max_fitting(fam, cfg, plan, lim.optin_per_block).stages;
     ASSERT_GE(max_s, plan.min_stages);
@@ -223,8 +217,8 @@ TEST(Sm100Umma, BreakdownSumsAndMaxStagesIsTight) {
     const Storage over = fam.layout(cfg, plan, max_s + 1);
     EXPECT_LE(at.kernel.size, lim.optin_per_block);
     EXPECT_GT(over.kernel.size, lim.optin_per_block);
-    EXPECT_EQ(sum_parts(at.kernel), at.kernel.size);
-    EXPECT_EQ(sum_parts(over.kernel), over.kernel.size);
+    EXPECT_EQ(test::sum_parts(at.kernel), at.kernel.size);
+    EXPECT_EQ(test::sum_parts(over.kernel), over.kernel.size);
   }
 }
 

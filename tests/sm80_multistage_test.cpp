@@ -38,12 +38,6 @@ KernelConfig f16_config(long long m, long long n, long long k, long long wm, lon
   return cfg;
 }
 
-Bytes sum_parts(const Field& f) {
-  Bytes s = 0;
-  for (Bytes p : f.parts) s += p;
-  return s;
-}
-
 bool has_note(const Result& r, const std::string& needle) {
   for (const std::string& n : test::notes(r))
     if (n.find(needle) != std::string::npos) return true;
@@ -129,7 +123,7 @@ TEST(Sm80Multistage, EpilogueLargerThanMainloop) {
   ASSERT_TRUE(r.breakdown);
   EXPECT_EQ(r.breakdown->part(Component::EpilogueD), 34816);
   EXPECT_EQ(r.breakdown->part(Component::A), 0);
-  EXPECT_EQ(sum_parts(*r.breakdown), 34816);
+  EXPECT_EQ(test::sum_parts(*r.breakdown), 34816);
   EXPECT_NE(r.kernel.find("MmaPipelined"), std::string::npos);
 }
 
@@ -256,13 +250,13 @@ TEST(Sm80Multistage, Invariants) {
       const KernelConfig& cfg = *read;
       const Result r = evaluate(cfg, *lim);
       if (r.breakdown) {
-        EXPECT_EQ(sum_parts(*r.breakdown), *r.smem_bytes);
+        EXPECT_EQ(test::sum_parts(*r.breakdown), *r.smem_bytes);
       }
       const Plan p = f.decide(cfg, true);
       if (!p.sizes_known) continue;
       for (int s = 2; s <= 8; ++s) {
         const Storage st = f.layout(cfg, p, s);
-        EXPECT_EQ(sum_parts(st.kernel), st.kernel.size);
+        EXPECT_EQ(test::sum_parts(st.kernel), st.kernel.size);
         EXPECT_EQ(st.kernel.size, std::max(st.mainloop_shared, st.epilogue_shared));
         EXPECT_EQ(st.kernel.size % 16, 0);
         EXPECT_LE(f.layout(cfg, p, s - 1 < 2 ? 2 : s - 1).kernel.size, st.kernel.size);

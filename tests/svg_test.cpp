@@ -23,13 +23,7 @@ namespace {
 
 using test::run_command;
 
-class NoDevices final : public device::DeviceSource {
- public:
-  device::DeviceList all() const override { return device::DeviceError{"", "no GPU (test)"}; }
-  device::DeviceResult one(int) const override { return device::DeviceError{"", "no GPU (test)"}; }
-};
-
-std::size_t count(const std::string& s, const std::string& what) {
+std::size_t occurrences(const std::string& s, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
   return n;
@@ -54,9 +48,9 @@ void expect_self_contained(const std::string& svg) {
   for (const char* bad : {"<script", "href=", "@import", "url(http", "<image", "<foreignObject", "<style"})
     EXPECT_EQ(svg.find(bad), std::string::npos) << bad;
   EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
-  EXPECT_EQ(count(svg, "<g"), count(svg, "</g>"));
-  EXPECT_EQ(count(svg, "<title>"), count(svg, "</title>"));
-  EXPECT_EQ(count(svg, "<text"), count(svg, "</text>"));
+  EXPECT_EQ(occurrences(svg, "<g"), occurrences(svg, "</g>"));
+  EXPECT_EQ(occurrences(svg, "<title>"), occurrences(svg, "</title>"));
+  EXPECT_EQ(occurrences(svg, "<text"), occurrences(svg, "</text>"));
   // Every url(#id) names a pattern of the file.
   const std::regex ref("url\\(#([a-z]+)\\)");
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), ref); it != std::sregex_iterator(); ++it)
@@ -80,7 +74,7 @@ TEST(Svg, EscapesNamesAndReplacesWhatXmlCannotHold) {
 analysis::CheckRun finalize_run() {
   analysis::TargetRequest req;
   req.mode = analysis::TargetRequest::Mode::builtin;
-  return analysis::check_files({test::source_path("configs/sm120_moe_finalize.json")}, req, NoDevices{});
+  return analysis::check_files({test::source_path("configs/sm120_moe_finalize.json")}, req, test::FakeDevices::none());
 }
 
 TEST(BudgetSvg, OneBarPerConfigWithItsNumbers) {
@@ -94,15 +88,15 @@ TEST(BudgetSvg, OneBarPerConfigWithItsNumbers) {
                      "SFB 6144, mainloop_barriers 48, epilogue_C 8192, epilogue_D 8192, fusion 512, "
                      "epilogue_barriers 32, kernel_barriers 16, scheduler 256, tensormaps 896, padding 1312</title>"),
             std::string::npos);
-  EXPECT_EQ(count(svg, "<title>over the limit by 1024 B</title>"), 2u);
-  EXPECT_EQ(count(svg, ">3 stages (auto) · max 2 · over by 1024 B</text>"), 2u);
-  EXPECT_EQ(count(svg, ">4 stages (auto) · max 4 · 8192 B spare</text>"), 1u);
+  EXPECT_EQ(occurrences(svg, "<title>over the limit by 1024 B</title>"), 2u);
+  EXPECT_EQ(occurrences(svg, ">3 stages (auto) · max 2 · over by 1024 B</text>"), 2u);
+  EXPECT_EQ(occurrences(svg, ">4 stages (auto) · max 4 · 8192 B spare</text>"), 1u);
   EXPECT_NE(svg.find("6 configs: 4 fit, 2 do not fit, 0 invalid · sm_120, opt-in limit 101376 B per block"),
             std::string::npos);
   // Every segment carries its bytes, in its component's colour.
   EXPECT_EQ(fill_of(svg, "A: 24576 B"), report::style::component_fill(model::Component::A));
   EXPECT_EQ(fill_of(svg, "tensormaps: 896 B"), report::style::component_fill(model::Component::Tensormaps));
-  EXPECT_EQ(count(svg, "<title>A: "), 6u);
+  EXPECT_EQ(occurrences(svg, "<title>A: "), 6u);
   // The same input gives the same bytes.
   EXPECT_EQ(svg, report::render_budget_svg(finalize_run()));
 }
@@ -112,7 +106,7 @@ TEST(BudgetSvg, ConfigsThatCannotBeBuiltSayWhyAndSeveralArchitecturesNameTheirs)
   req.mode = analysis::TargetRequest::Mode::arch;
   req.archs = {90, 120};
   const analysis::CheckRun run =
-      analysis::check_files({test::source_path("configs/sm90_hopper.json")}, req, NoDevices{});
+      analysis::check_files({test::source_path("configs/sm90_hopper.json")}, req, test::FakeDevices::none());
   const std::string svg = report::render_budget_svg(run);
   expect_self_contained(svg);
   // The builder's automatic count is 1 on sm_120: it does not fit (static_assert), no size.
@@ -147,7 +141,7 @@ TEST(BudgetSvg, BoundedBeyondTheBarLimit) {
   const std::size_t n = report::kMaxBudgetBars + 44;
   for (std::size_t i = 0; i < n; ++i) chart.add(report::budget_record(run.entries[i % 6]));
   const std::string svg = chart.render();
-  EXPECT_EQ(count(svg, "<title>A: "), report::kMaxBudgetBars);
+  EXPECT_EQ(occurrences(svg, "<title>A: "), report::kMaxBudgetBars);
   // 44 more: entries 256 % 6 = 4 onwards, 2 of every 6 do not fit.
   EXPECT_NE(svg.find("… 44 more configs not drawn (a picture holds at most 256 bars): 30 fit, 14 do not fit, 0 invalid"),
             std::string::npos);
@@ -168,7 +162,7 @@ std::string moe_map(bool two_archs, analysis::SweepTally* tally = nullptr) {
   auto writer = report::SweepWriter::make(report::Format::svg, l.spaces, o.request,
                                           [&out](std::string_view t) { out += t; });
   std::vector<analysis::Problem> problems;
-  const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, NoDevices{}, *writer, problems);
+  const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), *writer, problems);
   EXPECT_EQ(out, "");  // written at finish()
   writer->finish(t, problems);
   if (tally) *tally = t;
@@ -181,8 +175,8 @@ TEST(SweepMapSvg, ColoursKnownCells) {
   expect_self_contained(svg);
   EXPECT_EQ(t.candidates, 288u);
   // One cell per candidate per architecture, each with a title; 48 panels of 2 x 3.
-  EXPECT_EQ(count(svg, "<title>moe@"), 288u);
-  EXPECT_EQ(count(svg, "<g transform=\"translate("), 48u);
+  EXPECT_EQ(occurrences(svg, "<title>moe@"), 288u);
+  EXPECT_EQ(occurrences(svg, "<g transform=\"translate("), 48u);
   // 128x64x128, trtllm_default, auto: 6 stages fit on sm_120 (101376 B exactly); no nvfp4 on sm_90.
   EXPECT_EQ(fill_of(svg, "moe@0 sm_120 128x64x128: fits at 6 auto, max 6 (101376 B); 101376 / 101376 B"),
             report::style::stage_fill(6));
@@ -212,15 +206,15 @@ TEST(SweepMapSvg, RowsAndColumnsInIncreasingOrderAndEmptyCells) {
   auto writer = report::SweepWriter::make(report::Format::svg, l.spaces, o.request,
                                           [&svg](std::string_view t) { svg += t; });
   std::vector<analysis::Problem> problems;
-  writer->finish(analysis::run_sweep(l.spaces, o, NoDevices{}, *writer, problems), problems);
+  writer->finish(analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), *writer, problems), problems);
   expect_self_contained(svg);
-  EXPECT_EQ(count(svg, "<g transform=\"translate("), 2u);  // tile.k 64 and 128
+  EXPECT_EQ(occurrences(svg, "<g transform=\"translate("), 2u);  // tile.k 64 and 128
   EXPECT_NE(svg.find(">tile.k=64</text>"), std::string::npos);  // K joins the architecture in the columns
   const std::size_t m64 = svg.find(">64</text>"), m128 = svg.find(">128</text>"), m256 = svg.find(">256</text>");
   EXPECT_LT(m64, m128);
   EXPECT_LT(m128, m256);
   // Panel tile.k=64: 3 x 3 grid, 3 candidates; tile.k=128: 1 candidate; the rest blank.
-  EXPECT_EQ(count(svg, "<title>no candidate: "), 9u - 3u + 9u - 1u);
+  EXPECT_EQ(occurrences(svg, "<title>no candidate: "), 9u - 3u + 9u - 1u);
   EXPECT_NE(svg.find("<title>t@0 sm_90 256x128x64: fits at "), std::string::npos);
 }
 
@@ -235,8 +229,8 @@ TEST(SweepMapSvg, TwoSpellingsOfOneTileShareACell) {
   auto writer = report::SweepWriter::make(report::Format::svg, l.spaces, o.request,
                                           [&svg](std::string_view t) { svg += t; });
   std::vector<analysis::Problem> problems;
-  writer->finish(analysis::run_sweep(l.spaces, o, NoDevices{}, *writer, problems), problems);
-  EXPECT_EQ(count(svg, "<title>s@"), 1u);
+  writer->finish(analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), *writer, problems), problems);
+  EXPECT_EQ(occurrences(svg, "<title>s@"), 1u);
   EXPECT_NE(svg.find("<title>s@0 sm_120 128x128x128: fits at "), std::string::npos);
   EXPECT_NE(svg.find(" (and 1 more candidate of this tile, not drawn)</title>"), std::string::npos);
 }
@@ -293,10 +287,10 @@ TEST(SweepMapSvg, TenThousandCellsUnderTwoMegabytes) {
   auto writer = report::SweepWriter::make(report::Format::svg, l.spaces, o.request,
                                           [&svg](std::string_view t) { svg += t; });
   std::vector<analysis::Problem> problems;
-  const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, NoDevices{}, *writer, problems);
+  const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), *writer, problems);
   writer->finish(t, problems);
   EXPECT_EQ(t.candidates, 10000u);
-  EXPECT_EQ(count(svg, "<title>big@"), 10000u);
+  EXPECT_EQ(occurrences(svg, "<title>big@"), 10000u);
   EXPECT_LT(svg.size(), 2u * 1024 * 1024);
 }
 
@@ -319,7 +313,7 @@ TEST(SweepMapSvg, CliWritesTheMapOfTheReadmeSpace) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   expect_self_contained(r.out);
-  EXPECT_EQ(count(r.out, "<title>moe@"), 288u);
+  EXPECT_EQ(occurrences(r.out, "<title>moe@"), 288u);
   const auto c = run_command("check configs/sm120_moe_finalize.json --builtin --format svg");
   EXPECT_EQ(c.exit_code, 1);
   expect_self_contained(c.out);
@@ -353,11 +347,11 @@ std::string check_breakdown(bool terminal) {
 
 TEST(BudgetBar, OnlyWhenStdoutIsATerminal) {
   const std::string tty = check_breakdown(true);
-  EXPECT_EQ(count(tty, "    budget: "), 6u);
-  EXPECT_EQ(count(tty, "budget bars: █ A  ▓ B  ▒ scale factors  ░ epilogue"), 1u);
+  EXPECT_EQ(occurrences(tty, "    budget: "), 6u);
+  EXPECT_EQ(occurrences(tty, "budget bars: █ A  ▓ B  ▒ scale factors  ░ epilogue"), 1u);
   const std::string file = check_breakdown(false);  // a temporary file is no terminal
-  EXPECT_EQ(count(file, "budget: "), 0u);
-  EXPECT_EQ(count(file, "budget bars"), 0u);
+  EXPECT_EQ(occurrences(file, "budget: "), 0u);
+  EXPECT_EQ(occurrences(file, "budget bars"), 0u);
   // Without the bar lines, the terminal's output is the file's.
   std::string stripped;
   for (std::size_t p = 0; p < tty.size();) {
@@ -368,7 +362,7 @@ TEST(BudgetBar, OnlyWhenStdoutIsATerminal) {
   }
   EXPECT_EQ(stripped, file);
   // The binary, its stdout a file: no bars.
-  EXPECT_EQ(count(run_command("check configs/sm120_moe_finalize.json --builtin --breakdown").out, "budget: "), 0u);
+  EXPECT_EQ(occurrences(run_command("check configs/sm120_moe_finalize.json --builtin --breakdown").out, "budget: "), 0u);
 }
 
 TEST(Pictures, TheReadmeShowsWhatTheToolDraws) {

@@ -117,12 +117,6 @@ class Collect final : public analysis::SweepSink {
   std::vector<analysis::Entry> entries;
 };
 
-class NoDevices final : public device::DeviceSource {
- public:
-  device::DeviceList all() const override { return device::DeviceError{"", "no GPU (test)"}; }
-  device::DeviceResult one(int) const override { return device::DeviceError{"", "no GPU (test)"}; }
-};
-
 TEST(Sweep, EveryResultEqualsCheckOnItsConfig) {
   const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
       R"([{"name": "moe", "arch": "sm120", "dtype": ["nvfp4", "mxfp8"], "grouped": [false, true],
@@ -143,7 +137,7 @@ TEST(Sweep, EveryResultEqualsCheckOnItsConfig) {
     o.all = all;
     Collect sink;
     std::vector<analysis::Problem> problems;
-    const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, NoDevices{}, sink, problems);
+    const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), sink, problems);
     EXPECT_TRUE(problems.empty());
     EXPECT_EQ(t.candidates, 2u * 2 * 18 * 2 * 3 * 2 * 3 + 2u * 18 * 2 * 2 * 3 + 2u * 12 * 2 * 2 * 2 + 2u * 18 * 2 * 4);
     EXPECT_EQ(sink.entries.size(), all ? t.candidates : t.fits);
@@ -176,14 +170,14 @@ TEST(Sweep, SortAndTop) {
   o.top = 2;
   Collect sink;
   std::vector<analysis::Problem> problems;
-  const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, NoDevices{}, sink, problems);
+  const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), sink, problems);
   EXPECT_EQ(t.listed, 2u);
   ASSERT_EQ(sink.entries.size(), 2u);
   EXPECT_LE(*sink.entries[0].result.smem_bytes, *sink.entries[1].result.smem_bytes);
   o.top = 0;
   o.sort = analysis::SortKey::tile;
   Collect all;
-  analysis::run_sweep(l.spaces, o, NoDevices{}, all, problems);
+  analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), all, problems);
   ASSERT_EQ(all.entries.size(), 6u);
   EXPECT_EQ(all.entries[0].config.m * all.entries[0].config.n, 128 * 256);
 }

@@ -198,12 +198,6 @@ TEST(Products, ExactNamesThenModelTokens) {
 
 // ---- targets -------------------------------------------------------------------------------
 
-class NoDevices final : public device::DeviceSource {
- public:
-  device::DeviceList all() const override { return device::DeviceError{"", "no GPU (fake)"}; }
-  device::DeviceResult one(int) const override { return device::DeviceError{"", "no GPU (fake)"}; }
-};
-
 class OneRtx5090 final : public device::DeviceSource {
  public:
   OneRtx5090() {
@@ -236,7 +230,7 @@ model::KernelConfig tuned_entry(const std::string& device) {
 
 TEST(TunedTarget, DeviceNamePicksTheArchWithoutArchOrDevice) {
   using Mode = analysis::TargetRequest::Mode;
-  NoDevices none;
+  const test::FakeDevices none = test::FakeDevices::none();
   for (Mode m : {Mode::per_config, Mode::builtin}) {
     analysis::TargetResolver r({m, {}, -1}, none);
     const auto res = r.resolve(tuned_entry("NVIDIA_H100_80GB_HBM3"), false);
