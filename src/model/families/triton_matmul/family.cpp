@@ -1,7 +1,7 @@
 // Family `triton_matmul`: a tiled GEMM as in Triton's matrix-multiplication tutorial, compiled by
 // Triton 3.6.0 — A [M, K] and B [K, N] both contiguous along K, loaded per K step with masks,
 // `tl.dot` into an fp32 accumulator, the result cast to C's type (`d`) and stored
-// (../shared/tools/triton/matmul_kernel.py is the kernel the ground truth compiled).
+// (tools/triton/matmul_kernel.py is the kernel the ground truth compiled).
 //
 // The shared memory is what Triton's allocator gives the kernel's buffers (src/model/
 // triton_gemm.hpp: MMA choice, pipelined loads, layout conversions, allocator); this file says
