@@ -47,7 +47,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 SOURCE_EXTS = (".cpp", ".hpp", ".h", ".cu", ".cuh", ".inl", ".cc")
 CUTLASS_EXTS = (".h", ".hpp", ".inl", ".cuh", ".cu", ".py", ".cpp")
 FOREIGN_MARKERS = ("TensorRT-LLM", "TRT-LLM", "FlashInfer", "CCCL", "libcudacxx", "vLLM",
-                   "SGLang", "Triton", "cutlass_extensions")
+                   "SGLang", "Triton", "cutlass_extensions", "nlohmann", "fmt 9", "{fmt}")
+# Paths of other projects that tilefit cites (Triton's source tree, fmt, nlohmann_json).
+FOREIGN_PREFIXES = ("libcudacxx/", "python/triton/", "third_party/", "backend/", "fmt/")
 
 # ---------------------------------------------------------------------------------------
 # Lexing: comments and string literals of a C++ file
@@ -782,7 +784,7 @@ def classify_unknown(c: Citation, token: str, seg_text: str, repo_files: Set[str
     if base in repo_files or token.startswith(("tilefit/", "src/", "include/tilefit", "../",
                                                "tests/")):
         c.verdict, c.reason = "tilefit", "a tilefit file"
-    elif any(mk in seg_text for mk in FOREIGN_MARKERS) or token.startswith("libcudacxx/"):
+    elif any(mk in seg_text for mk in FOREIGN_MARKERS) or token.startswith(FOREIGN_PREFIXES):
         c.verdict, c.reason = "foreign", "not a CUTLASS file (the text names another project)"
     else:
         c.verdict, c.reason = "FAIL", "no such file in the CUTLASS checkout"
