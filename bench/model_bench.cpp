@@ -46,8 +46,12 @@ void run(benchmark::State& state, const KernelConfig& c, Form form) {
 }
 
 // The story's FINALIZE tile (does not fit: the most diagnostics).
-KernelConfig sm120_moe_finalize() { return config(120, 128, 256, 128, "nvfp4", true, EpilogueVariant::Finalize); }
-KernelConfig sm120_blockscaled() { return config(120, 128, 128, 128, "nvfp4", false, EpilogueVariant::Auto); }
+KernelConfig sm120_moe_finalize() {
+  return config(120, 128, 256, 128, "nvfp4", true, EpilogueVariant::Finalize);
+}
+KernelConfig sm120_blockscaled() {
+  return config(120, 128, 128, 128, "nvfp4", false, EpilogueVariant::Auto);
+}
 KernelConfig sm90_tma() { return config(90, 128, 256, 64, "bf16", false, EpilogueVariant::Tma); }
 // Doc §5.7 A: dense bf16 1SM UMMA 128x256x64 on B200, auto epilogue.
 KernelConfig sm100() { return config(100, 128, 256, 64, "bf16", false, EpilogueVariant::Auto); }
@@ -74,12 +78,12 @@ KernelConfig triton_fused_moe() {
   return c;
 }
 
-#define TILEFIT_BENCH(name, make)                                                                   \
-  void BM_##name##_Verdict(benchmark::State& s) { run(s, make(), Form::verdict); }                 \
-  void BM_##name##_Full(benchmark::State& s) { run(s, make(), Form::full); }                       \
-  void BM_##name##_Explained(benchmark::State& s) { run(s, make(), Form::explained); }             \
-  BENCHMARK(BM_##name##_Verdict);                                                                  \
-  BENCHMARK(BM_##name##_Full);                                                                     \
+#define TILEFIT_BENCH(name, make)                                                      \
+  void BM_##name##_Verdict(benchmark::State& s) { run(s, make(), Form::verdict); }     \
+  void BM_##name##_Full(benchmark::State& s) { run(s, make(), Form::full); }           \
+  void BM_##name##_Explained(benchmark::State& s) { run(s, make(), Form::explained); } \
+  BENCHMARK(BM_##name##_Verdict);                                                      \
+  BENCHMARK(BM_##name##_Full);                                                         \
   BENCHMARK(BM_##name##_Explained);
 
 TILEFIT_BENCH(Sm120MoeFinalize, sm120_moe_finalize)

@@ -13,14 +13,16 @@ using namespace tilefit;
 
 class CountingSink final : public analysis::SweepSink {
  public:
-  void result(const io::ConfigSpace&, std::uint64_t, std::span<const analysis::Entry> entries) override {
+  void result(const io::ConfigSpace&, std::uint64_t,
+              std::span<const analysis::Entry> entries) override {
     listed += entries.size();
   }
   std::uint64_t listed = 0;
 };
 
 void BM_Sweep_1M(benchmark::State& state) {
-  const io::SpaceLoad load = io::load<io::SpaceLoad>(io::Source::file(TILEFIT_BENCH_DIR "/sweep_space.json"));
+  const io::SpaceLoad load =
+      io::load<io::SpaceLoad>(io::Source::file(TILEFIT_BENCH_DIR "/sweep_space.json"));
   if (!load.errors.empty()) {
     state.SkipWithError("bench/sweep_space.json did not read");
     return;
@@ -31,7 +33,8 @@ void BM_Sweep_1M(benchmark::State& state) {
   for (auto _ : state) {
     CountingSink sink;
     std::vector<analysis::Problem> problems;
-    const analysis::SweepTally t = analysis::run_sweep(load.spaces, options, device::system_devices(), sink, problems);
+    const analysis::SweepTally t =
+        analysis::run_sweep(load.spaces, options, device::system_devices(), sink, problems);
     candidates += t.candidates;
     benchmark::DoNotOptimize(sink.listed);
   }

@@ -36,7 +36,8 @@ void check_invariants(const analysis::CheckRun& run, bool own) {
       if (!r.smem_bytes || sum != *r.smem_bytes) __builtin_trap();
     }
     if (!own) continue;
-    const io::LoadResult back = io::load<io::LoadResult>(io::Source::text("[" + io::config_json(e.config) + "]", "back.json"));
+    const io::LoadResult back = io::load<io::LoadResult>(
+        io::Source::text("[" + io::config_json(e.config) + "]", "back.json"));
     if (!back.errors.empty() || back.configs.size() != 1 || !(back.configs[0].config == e.config))
       __builtin_trap();
     if (analysis::wants_suggestions(r))
@@ -51,7 +52,8 @@ void render_all(const analysis::CheckRun& run) {
   out += report::render_budget_svg(run);
   out += report::render_markdown(run);
   out += report::render_csv(run);
-  if (run.archs.size() > 1) out += report::render_matrix(run, false) + report::render_matrix(run, true);
+  if (run.archs.size() > 1)
+    out += report::render_matrix(run, false) + report::render_matrix(run, true);
   out += report::to_json(run).dump();
   for (const analysis::Problem& p : run.problems) out += analysis::problem_text(p);
   (void)out;
@@ -64,7 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const io::LoadResult loaded = io::load<io::LoadResult>(io::Source::text(text, "fuzz.json"));
 
   analysis::TargetRequest builtin;
-  builtin.mode = analysis::TargetRequest::Mode::builtin;  // each config's own arch; never asks a GPU
+  builtin.mode =
+      analysis::TargetRequest::Mode::builtin;  // each config's own arch; never asks a GPU
   const analysis::CheckRun own = analysis::check_configs(loaded, builtin, device::system_devices());
   check_invariants(own, true);
   render_all(own);

@@ -16,7 +16,8 @@ constexpr const char* kFinalize =
 
 TEST(Api, VersionIsTheProjectVersion) {
   EXPECT_EQ(version(), TILEFIT_PROJECT_VERSION);
-  EXPECT_EQ(version(), std::to_string(TILEFIT_VERSION_MAJOR) + "." + std::to_string(TILEFIT_VERSION_MINOR) + "." +
+  EXPECT_EQ(version(), std::to_string(TILEFIT_VERSION_MAJOR) + "." +
+                           std::to_string(TILEFIT_VERSION_MINOR) + "." +
                            std::to_string(TILEFIT_VERSION_PATCH));
 }
 
@@ -37,15 +38,18 @@ TEST(Api, TheStorysFinalizeTileDoesNotFit) {
   ASSERT_TRUE(a.max_stages_smem_bytes);
   EXPECT_EQ(*a.max_stages_smem_bytes, 102400 - 27648);
   // The parts sum to the total and none is zero.
-  const std::int64_t sum = std::accumulate(a.breakdown.begin(), a.breakdown.end(), std::int64_t{0},
-                                           [](std::int64_t s, const Part& p) { return s + p.bytes; });
+  const std::int64_t sum =
+      std::accumulate(a.breakdown.begin(), a.breakdown.end(), std::int64_t{0},
+                      [](std::int64_t s, const Part& p) { return s + p.bytes; });
   EXPECT_EQ(sum, 102400);
   for (const Part& p : a.breakdown) EXPECT_GT(p.bytes, 0) << p.component;
   // The first diagnostic is the error, in the report layer's words.
   ASSERT_FALSE(a.diagnostics.empty());
   EXPECT_EQ(a.diagnostics.front().severity, "error");
-  EXPECT_NE(a.diagnostics.front().message.find("102400"), std::string::npos) << a.diagnostics.front().message;
-  EXPECT_NE(a.diagnostics.front().message.find("101376"), std::string::npos) << a.diagnostics.front().message;
+  EXPECT_NE(a.diagnostics.front().message.find("102400"), std::string::npos)
+      << a.diagnostics.front().message;
+  EXPECT_NE(a.diagnostics.front().message.find("101376"), std::string::npos)
+      << a.diagnostics.front().message;
   EXPECT_EQ(a.kernel_description.empty(), false);
   ASSERT_TRUE(a.epilogue_smem_bytes);
   ASSERT_TRUE(a.mainloop_smem_bytes);
@@ -63,7 +67,8 @@ TEST(Api, SwapAbFits) {
 
 TEST(Api, TheArchArgumentOverridesTheConfigs) {
   // Read as an sm_90 config: the Hopper family and its 232448 B limit.
-  const Analysis a = analyze(R"({"arch": "sm_120", "dtype": "bf16", "tile": [128, 128, 64]})", "sm_90");
+  const Analysis a =
+      analyze(R"({"arch": "sm_120", "dtype": "bf16", "tile": [128, 128, 64]})", "sm_90");
   EXPECT_EQ(a.arch, "sm_90");
   EXPECT_EQ(a.limit_bytes, 232448);
   EXPECT_TRUE(a.fits);
@@ -99,14 +104,17 @@ void expect_input_error(const std::string& json, const std::string& field, const
 }
 
 TEST(Api, BadInputIsAnInputErrorNamingTheField) {
-  expect_input_error(R"({"arch": "sm_120", "dtype": "nvfp4", "tile": [128, 0, 128]})", "tile", "tile");
-  expect_input_error(R"({"arch": "sm_120", "dtype": "nvfp5", "tile": [128, 128, 128]})", "dtype", "nvfp5");
+  expect_input_error(R"({"arch": "sm_120", "dtype": "nvfp4", "tile": [128, 0, 128]})", "tile",
+                     "tile");
+  expect_input_error(R"({"arch": "sm_120", "dtype": "nvfp5", "tile": [128, 128, 128]})", "dtype",
+                     "nvfp5");
   expect_input_error(R"({"arch": "sm_77", "tile": [128, 128, 64]})", "arch", "sm_77");
   expect_input_error(R"({"tile": [128, 128, 64]})", "arch", "arch");
   expect_input_error(R"({"tile": [128, 128, 64]})", "arch", "sm_42", "sm_42");
   expect_input_error(R"({"arch": "sm_90", "tile": [128, 128, 64)", "", "<config>");
   expect_input_error(R"([{"arch": "sm_90", "tile": [128, 128, 64]}])", "", "one config");
-  expect_input_error(R"("cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256_1x1x1")", "", "");
+  expect_input_error(R"("cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256_1x1x1")", "",
+                     "");
 }
 
 TEST(Api, AConfigHandleChangesInCode) {

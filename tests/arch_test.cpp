@@ -49,20 +49,21 @@ TEST(Arch, TableIsOrderedAndOptinIsPerSmMinusReserved) {
   for (const ArchInfo& a : builtin_archs()) {
     EXPECT_GT(a.limits.sm, last);
     last = a.limits.sm;
-    EXPECT_EQ(a.limits.optin_per_block, a.limits.per_sm - a.limits.reserved_per_block) << a.limits.sm;
+    EXPECT_EQ(a.limits.optin_per_block, a.limits.per_sm - a.limits.reserved_per_block)
+        << a.limits.sm;
   }
 }
 
 TEST(Arch, CtasPerSmFromSharedMemory) {
   const Limits& sm120 = find_arch(120)->limits;
-  EXPECT_EQ(ctas_per_sm(89088, sm120), 1);          // 102400 / (89088 + 1024)
-  EXPECT_EQ(ctas_per_sm(50176, sm120), 2);          // 2 x 51200 = 102400 exactly
+  EXPECT_EQ(ctas_per_sm(89088, sm120), 1);  // 102400 / (89088 + 1024)
+  EXPECT_EQ(ctas_per_sm(50176, sm120), 2);  // 2 x 51200 = 102400 exactly
   EXPECT_EQ(ctas_per_sm(50177, sm120), 1);
-  EXPECT_EQ(ctas_per_sm(101377, sm120), 0);         // over the opt-in limit
-  EXPECT_EQ(ctas_per_sm(0, sm120), 24);             // capped by max CTAs/SM
+  EXPECT_EQ(ctas_per_sm(101377, sm120), 0);  // over the opt-in limit
+  EXPECT_EQ(ctas_per_sm(0, sm120), 24);      // capped by max CTAs/SM
   const Limits& sm90 = find_arch(90)->limits;
   EXPECT_EQ(ctas_per_sm(230400, sm90), 1);
-  EXPECT_EQ(ctas_per_sm(115712, sm90), 2);          // 2 x 116736 = 233472
+  EXPECT_EQ(ctas_per_sm(115712, sm90), 2);  // 2 x 116736 = 233472
 }
 
 // ---- clusters as a whole (issue 18, item 7) --------------------------------------------------
@@ -91,9 +92,9 @@ KernelConfig clustered(const char* family, int arch, std::array<int, 3> cluster)
 
 TEST(ArchClusters, BeyondTheNonPortableMaximumIsInvalid) {
   // 4096 CTAs on sm_100 and 64 on sm_90 used to "fit".
-  for (const KernelConfig& c : {clustered("sm100_umma", 100, {16, 16, 16}),
-                                clustered("sm90_tma_ws", 90, {8, 8, 1}),
-                                clustered("sm90_tma_ws", 90, {16, 2, 1})}) {
+  for (const KernelConfig& c :
+       {clustered("sm100_umma", 100, {16, 16, 16}), clustered("sm90_tma_ws", 90, {8, 8, 1}),
+        clustered("sm90_tma_ws", 90, {16, 2, 1})}) {
     const Result r = test::eval(c);
     EXPECT_EQ(r.status, Status::Invalid) << c.family;
     EXPECT_TRUE(test::has(r, Code::cluster_too_large)) << c.family;
@@ -104,7 +105,8 @@ TEST(ArchClusters, BeyondTheNonPortableMaximumIsInvalid) {
   const Result r = test::eval(clustered("sm100_umma", 100, {16, 16, 16}));
   bool said = false;
   for (const std::string& n : test::notes(r))
-    said = said || n.find("a cluster of 4096 CTAs: sm_100 launches at most 16") != std::string::npos;
+    said =
+        said || n.find("a cluster of 4096 CTAs: sm_100 launches at most 16") != std::string::npos;
   EXPECT_TRUE(said);
 }
 

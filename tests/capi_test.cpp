@@ -52,16 +52,20 @@ TEST(CApi, TheFinalizeAnswerAsJson) {
 TEST(CApi, ErrorsAreACodeTheCliLineAndTheField) {
   Ctx ctx;
   const char* out = nullptr;
-  EXPECT_EQ(tilefit_analyze(ctx.p, R"({"arch": "sm_120", "dtype": "nvfp4", "tile": [128, 0, 128]})", nullptr, 0, &out),
+  EXPECT_EQ(tilefit_analyze(ctx.p, R"({"arch": "sm_120", "dtype": "nvfp4", "tile": [128, 0, 128]})",
+                            nullptr, 0, &out),
             TILEFIT_ERROR_INPUT);
-  EXPECT_STREQ(tilefit_error_message(ctx.p),
-               R"(<config>: config #0: field "tile": 0 is not a valid tile extent; allowed: integers 1..65536 (or "MxNxK"))");
+  EXPECT_STREQ(
+      tilefit_error_message(ctx.p),
+      R"(<config>: config #0: field "tile": 0 is not a valid tile extent; allowed: integers 1..65536 (or "MxNxK"))");
   EXPECT_STREQ(tilefit_error_field(ctx.p), "tile");
   EXPECT_EQ(out, nullptr);
-  EXPECT_EQ(tilefit_analyze(ctx.p, R"({"tile": [128, 128, 64]})", "sm_42", 0, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_EQ(tilefit_analyze(ctx.p, R"({"tile": [128, 128, 64]})", "sm_42", 0, &out),
+            TILEFIT_ERROR_INPUT);
   EXPECT_STREQ(tilefit_error_field(ctx.p), "arch");
   EXPECT_EQ(tilefit_analyze(ctx.p, "{not json", nullptr, 0, &out), TILEFIT_ERROR_INPUT);
-  EXPECT_EQ(std::string(tilefit_error_message(ctx.p)).rfind("<config>: not JSON", 0), 0u) << tilefit_error_message(ctx.p);
+  EXPECT_EQ(std::string(tilefit_error_message(ctx.p)).rfind("<config>: not JSON", 0), 0u)
+      << tilefit_error_message(ctx.p);
   EXPECT_EQ(tilefit_analyze(ctx.p, nullptr, nullptr, 0, &out), TILEFIT_ERROR_INPUT);
   EXPECT_EQ(tilefit_analyze(nullptr, kFinalize, nullptr, 0, &out), TILEFIT_ERROR_INPUT);
   tilefit_target* t = nullptr;
@@ -78,7 +82,8 @@ TEST(CApi, TheBatchKeepsTheOrderWithErrorsInPlace) {
   const char* out = nullptr;
   ASSERT_EQ(tilefit_target_json(ctx.p, t, &out), TILEFIT_OK);
   EXPECT_EQ(nlohmann::json::parse(out)["optin_per_block"], 101376);
-  const std::string batch = std::string("[") + kFinalize + R"(, {"tile": [128, 0, 128], "dtype": "nvfp4"},
+  const std::string batch =
+      std::string("[") + kFinalize + R"(, {"tile": [128, 0, 128], "dtype": "nvfp4"},
       {"tile": [128, 128, 128], "dtype": "nvfp5"}, {"kernel": "triton_matmul", "tile": [64, 64, 64], "dtype": "f16"}])";
   ASSERT_EQ(tilefit_analyze_batch(ctx.p, batch.c_str(), t, 0, &out), TILEFIT_OK);
   const auto j = nlohmann::json::parse(out);
@@ -90,11 +95,13 @@ TEST(CApi, TheBatchKeepsTheOrderWithErrorsInPlace) {
   EXPECT_EQ(j[2]["field"], "dtype");
   EXPECT_EQ(j[3]["status"], "fits");
   EXPECT_EQ(j[3]["arch"], "sm_120");
-  ASSERT_EQ(tilefit_analyze_batch(ctx.p, batch.c_str(), t, TILEFIT_VERDICT | TILEFIT_COMPACT, &out), TILEFIT_OK);
+  ASSERT_EQ(tilefit_analyze_batch(ctx.p, batch.c_str(), t, TILEFIT_VERDICT | TILEFIT_COMPACT, &out),
+            TILEFIT_OK);
   const auto c = nlohmann::json::parse(out);
   EXPECT_EQ(c[0], nlohmann::json::parse("[1,102400,3,2,74752]"));
   EXPECT_EQ(c[3][0], 0);
-  EXPECT_EQ(tilefit_analyze_batch(ctx.p, kFinalize, t, 0, &out), TILEFIT_ERROR_INPUT);  // not an array
+  EXPECT_EQ(tilefit_analyze_batch(ctx.p, kFinalize, t, 0, &out),
+            TILEFIT_ERROR_INPUT);  // not an array
   EXPECT_EQ(tilefit_analyze_batch(ctx.p, "[1, 2", t, 0, &out), TILEFIT_ERROR_INPUT);
   ASSERT_EQ(tilefit_analyze_batch(ctx.p, "[]", t, 0, &out), TILEFIT_OK);
   EXPECT_STREQ(out, "[]");
@@ -104,14 +111,18 @@ TEST(CApi, TheBatchKeepsTheOrderWithErrorsInPlace) {
 TEST(CApi, FilesAndSuggestions) {
   Ctx ctx;
   const char* out = nullptr;
-  const std::string paths = std::string(R"([")") + TILEFIT_SOURCE_DIR + R"(/configs/triton_kernels.json"])";
-  ASSERT_EQ(tilefit_check_files(ctx.p, paths.c_str(), nullptr, 0, &out), TILEFIT_OK) << tilefit_error_message(ctx.p);
+  const std::string paths =
+      std::string(R"([")") + TILEFIT_SOURCE_DIR + R"(/configs/triton_kernels.json"])";
+  ASSERT_EQ(tilefit_check_files(ctx.p, paths.c_str(), nullptr, 0, &out), TILEFIT_OK)
+      << tilefit_error_message(ctx.p);
   auto j = nlohmann::json::parse(out);
   EXPECT_EQ(j["results"][0]["name"], "moe_fp8_default_gb10");
   EXPECT_EQ(j["results"][0]["smem_bytes"], 147456);
   EXPECT_TRUE(j["errors"].empty());
-  ASSERT_EQ(tilefit_check_files(ctx.p, R"(["/no/such/file.json"])", "sm_90", 0, &out), TILEFIT_ERROR_INPUT);
-  EXPECT_NE(std::string(tilefit_error_message(ctx.p)).find("/no/such/file.json"), std::string::npos);
+  ASSERT_EQ(tilefit_check_files(ctx.p, R"(["/no/such/file.json"])", "sm_90", 0, &out),
+            TILEFIT_ERROR_INPUT);
+  EXPECT_NE(std::string(tilefit_error_message(ctx.p)).find("/no/such/file.json"),
+            std::string::npos);
   EXPECT_EQ(nlohmann::json::parse(out)["errors"].size(), 1u);
   EXPECT_EQ(tilefit_check_files(ctx.p, R"({"a": 1})", nullptr, 0, &out), TILEFIT_ERROR_INPUT);
   EXPECT_STREQ(tilefit_error_field(ctx.p), "paths");

@@ -58,7 +58,7 @@ TEST(Cli, MixedFamiliesEachModelledByItsFamily) {
     EXPECT_NE(res["kernel_reason"].get<std::string>().find("inferred"), std::string::npos);
   }
   EXPECT_EQ(kernels, (std::vector<std::string>{"sm120_blockscaled", "sm120_dense", "sm90_tma_ws",
-                                                "sm100_umma", "sm80_multistage"}));
+                                               "sm100_umma", "sm80_multistage"}));
   EXPECT_EQ(statuses, (std::vector<std::string>{"does_not_fit", "fits", "fits", "fits", "fits"}));
   const auto table = run_command("check configs/mixed_families.json --builtin");
 }
@@ -77,12 +77,14 @@ TEST(Cli, EngineConfigsShowTheEnginesOwnTables) {
   const auto r = run_command("check configs/vllm_sm90_fp8.json --builtin --breakdown");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  const auto j = nlohmann::json::parse(run_command("check configs/*_fp8.json --builtin --format json").out);
+  const auto j =
+      nlohmann::json::parse(run_command("check configs/*_fp8.json --builtin --format json").out);
   ASSERT_GE(j["results"].size(), 80u);
   for (const auto& res : j["results"]) {
     EXPECT_EQ(res["kernel"].get<std::string>().rfind("engine_fp8_sm", 0), 0u) << res["name"];
     EXPECT_EQ(res["status"], "fits") << res["name"];
-    EXPECT_NE(res["kernel_reason"].get<std::string>().find("inferred: launcher"), std::string::npos);
+    EXPECT_NE(res["kernel_reason"].get<std::string>().find("inferred: launcher"),
+              std::string::npos);
   }
 }
 
@@ -116,7 +118,8 @@ TEST(Cli, UnknownArchIsAUsageError) {
 }
 
 TEST(Cli, MissingFileStillReportsTheOtherFiles) {
-  const auto r = run_command("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
+  const auto r =
+      run_command("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
   EXPECT_EQ(r.exit_code, 2);  // input error wins over the fits
   EXPECT_NE(r.out.find("moe_CtaShape256x128x64B"), std::string::npos);
   EXPECT_NE(r.err.find("tests/data/does-not-exist.json"), std::string::npos);
@@ -137,8 +140,10 @@ TEST(Cli, ConfigWithoutArchNeedsAGpuOrArch) {
 TEST(Cli, HelpNamesTheProgramAsStarted) {
   const auto r = test::run_binary("check --help");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Usage: " TILEFIT_BINARY " check [OPTIONS] [files...]"), std::string::npos) << r.out;
-  EXPECT_NE(run_command("check --help").out.find("Usage: tilefit check [OPTIONS]"), std::string::npos);
+  EXPECT_NE(r.out.find("Usage: " TILEFIT_BINARY " check [OPTIONS] [files...]"), std::string::npos)
+      << r.out;
+  EXPECT_NE(run_command("check --help").out.find("Usage: tilefit check [OPTIONS]"),
+            std::string::npos);
 }
 
 TEST(Cli, NoSubcommandIsAUsageError) {

@@ -121,11 +121,13 @@ TEST(Columns, EveryFormatListNamesAColumnThatHasThatFormat) {
     ASSERT_NE(c, nullptr) << k;
     EXPECT_TRUE(c->csv_field && !c->csv.empty()) << k;
   }
-  for (const auto& c : report::suggest_columns()) EXPECT_TRUE(c.csv_field || c.json) << c.key << " is in no format";
+  for (const auto& c : report::suggest_columns())
+    EXPECT_TRUE(c.csv_field || c.json) << c.key << " is in no format";
   // The CSV header is the CSV list's heads.
   std::string header;
   for (const std::string_view k : report::kCsvKeys)
-    header += (header.empty() ? "" : ",") + std::string(report::find_column(report::result_columns(), k)->csv);
+    header += (header.empty() ? "" : ",") +
+              std::string(report::find_column(report::result_columns(), k)->csv);
   EXPECT_EQ(report::csv_header(), header + "\n");
 }
 
@@ -158,7 +160,8 @@ TEST(Columns, CheckAndSuggestJsonKeysAreTheSchemasAndTheColumns) {
       }
       EXPECT_EQ(k, result_props) << r["name"];
       for (const std::string& t : keys_of(r["target"])) EXPECT_TRUE(target_props.count(t)) << t;
-      for (const ordered_json& req : defs["target"]["required"]) EXPECT_TRUE(r["target"].contains(req)) << req;
+      for (const ordered_json& req : defs["target"]["required"])
+        EXPECT_TRUE(r["target"].contains(req)) << req;
       // Every deprecated key carries the same value as the key that replaces it.
       for (const auto& c : report::result_columns()) {
         if (!c.deprecated_key.empty()) {
@@ -167,7 +170,8 @@ TEST(Columns, CheckAndSuggestJsonKeysAreTheSchemasAndTheColumns) {
       }
       for (const auto& c : report::limit_columns()) {
         if (!c.deprecated_key.empty()) {
-          EXPECT_EQ(r["target"][std::string(c.deprecated_key)], r["target"][std::string(c.key)]) << c.key;
+          EXPECT_EQ(r["target"][std::string(c.deprecated_key)], r["target"][std::string(c.key)])
+              << c.key;
         }
       }
     }
@@ -195,7 +199,8 @@ TEST(Columns, SchemaMarksEveryDeprecatedKey) {
 
 TEST(Columns, SweepJsonKeysAreTheSchemasAndTheColumns) {
   const auto path = std::filesystem::temp_directory_path() / "tilefit_columns_sweep.json";
-  std::ofstream(path) << R"({"configs": [{"name": "m", "arch": "sm120", "dtype": "nvfp4", "grouped": true,
+  std::ofstream(path)
+      << R"({"configs": [{"name": "m", "arch": "sm120", "dtype": "nvfp4", "grouped": true,
       "tile": {"m": 128, "n": [128, 256], "k": 128}, "stages": ["auto", 2], "epilogue": "finalize"}]})";
   const ordered_json doc = run_json({"sweep", path.string(), "--all", "--format", "json"});
   std::filesystem::remove(path);
@@ -227,11 +232,13 @@ TEST(Columns, DeviceArchsAndProbeJsonKeysAreTheColumns) {
   report::ProbeRow probed, skipped;
   probed.name = "p";
   probed.smem = 1024;
-  probed.launch = device::ProbeOutcome{1024, false, "cudaErrorInvalidValue", "cudaFuncSetAttribute"};
+  probed.launch =
+      device::ProbeOutcome{1024, false, "cudaErrorInvalidValue", "cudaFuncSetAttribute"};
   skipped.name = "s";
   skipped.skipped = "no smem_bytes";
   rep.rows = {probed, skipped};
-  rep.boundary = device::Boundary{101376, 101377, "cudaErrorInvalidValue", "cudaFuncSetAttribute", 18};
+  rep.boundary =
+      device::Boundary{101376, 101377, "cudaErrorInvalidValue", "cudaFuncSetAttribute", 18};
   const ordered_json j = report::probe_json(rep);
   const report::ProbeLine line{probed, 0};
   const report::ProbeLine skipped_line{skipped, 0};

@@ -336,13 +336,17 @@ TEST(ConfigReader, EveryErrorOfAConfigIsReportedInFileOrder) {
 
 TEST(ConfigReader, TopLevelForms) {
   // Bare array, object with the allowed extra keys, UTF-8 byte-order mark, empty list.
-  EXPECT_EQ(load<LoadResult>(Source::text(R"([{"tile": [1, 1, 1]}, {"tile": [2, 2, 2]}])", "f")).configs.size(), 2u);
+  EXPECT_EQ(load<LoadResult>(Source::text(R"([{"tile": [1, 1, 1]}, {"tile": [2, 2, 2]}])", "f"))
+                .configs.size(),
+            2u);
   const LoadResult o = load<LoadResult>(Source::text(
       R"({"$schema": "x", "description": "d", "comment": "c", "configs": [{"tile": [1, 1, 1]}]})",
       "f"));
   EXPECT_TRUE(o.errors.empty()) << all_errors(o);
   EXPECT_EQ(o.configs.size(), 1u);
-  EXPECT_EQ(load<LoadResult>(Source::text("\xEF\xBB\xBF[{\"tile\": [1, 1, 1]}]", "f")).configs.size(), 1u);
+  EXPECT_EQ(
+      load<LoadResult>(Source::text("\xEF\xBB\xBF[{\"tile\": [1, 1, 1]}]", "f")).configs.size(),
+      1u);
   const LoadResult empty = load<LoadResult>(Source::text(R"({"configs": []})", "f"));
   EXPECT_TRUE(empty.configs.empty());
   EXPECT_TRUE(empty.errors.empty());
@@ -358,8 +362,8 @@ TEST(ConfigReader, TopLevelForms) {
 }
 
 TEST(ConfigReader, ErrorStructAndFormat) {
-  const LoadResult r =
-      load<LoadResult>(Source::text(R"([{"name": "moe_big", "tile": [128, 0, 128]}])", "configs/x.json"));
+  const LoadResult r = load<LoadResult>(
+      Source::text(R"([{"name": "moe_big", "tile": [128, 0, 128]}])", "configs/x.json"));
   ASSERT_EQ(r.errors.size(), 1u);
   const ConfigError& e = r.errors[0];
   EXPECT_EQ(e.file, "configs/x.json");
@@ -379,8 +383,8 @@ TEST(ConfigReader, ErrorStructAndFormat) {
   EXPECT_EQ(format_error({"x", 0, std::string(50, 'n'), "", "m"}),
             "x: config #0 \"" + std::string(40, 'n') + "...\": m");
   // A config without a readable name is "#<index>".
-  const LoadResult unnamed =
-      load<LoadResult>(Source::text(R"([{"tile": [1, 1, 1]}, {"name": 5, "tile": [0, 1, 1]}])", "f"));
+  const LoadResult unnamed = load<LoadResult>(
+      Source::text(R"([{"tile": [1, 1, 1]}, {"name": 5, "tile": [0, 1, 1]}])", "f"));
   ASSERT_EQ(unnamed.errors.size(), 2u);
   EXPECT_EQ(unnamed.errors[0].config_name, "#1");
   EXPECT_EQ(unnamed.errors[0].field, "name");
@@ -416,7 +420,8 @@ TEST(ConfigReader, NestingIsBoundedWithoutRecursion) {
 
 TEST(ConfigReader, SizeAndCountLimits) {
   // Over the size limit: refused before parsing.
-  const LoadResult big = load<LoadResult>(Source::text(std::string(kMaxConfigFileBytes + 1, ' '), "big.json"));
+  const LoadResult big =
+      load<LoadResult>(Source::text(std::string(kMaxConfigFileBytes + 1, ' '), "big.json"));
   ASSERT_EQ(big.errors.size(), 1u);
   EXPECT_EQ(
       format_error(big.errors[0]),

@@ -13,17 +13,18 @@ namespace {
 
 model::KernelConfig read_back(const std::string& json) {
   const LoadResult r = load<LoadResult>(Source::text("[" + json + "]", "w.json"));
-  EXPECT_TRUE(r.errors.empty()) << json << "\n" << (r.errors.empty() ? "" : format_error(r.errors[0]));
+  EXPECT_TRUE(r.errors.empty()) << json << "\n"
+                                << (r.errors.empty() ? "" : format_error(r.errors[0]));
   return r.configs.empty() ? model::KernelConfig{} : r.configs[0].config;
 }
 
 TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
   int n = 0;
   std::vector<model::KernelConfig> configs;
-  for (const char* f : {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
-                        "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl",
-                        "measured-fp8-engines.jsonl", "triton-3.6.jsonl", "measured-triton-3.6.jsonl",
-                        "measured-triton-3.6-grid.jsonl"})
+  for (const char* f :
+       {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
+        "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl", "measured-fp8-engines.jsonl",
+        "triton-3.6.jsonl", "measured-triton-3.6.jsonl", "measured-triton-3.6-grid.jsonl"})
     for (const auto& row : test::load_rows(f))
       if (auto c = test::row_config(row)) configs.push_back(*c);
   // Every shipped config file.
@@ -43,7 +44,8 @@ TEST(ConfigWriter, EveryMeasuredAndShippedConfigRoundTrips) {
 // what only the file name says (the device it was tuned on).
 TEST(ConfigWriter, TunedEntriesWriteTheConfigTheyWereAnalysedAs) {
   const LoadResult r = load<LoadResult>(Source::file(test::source_path(
-      "configs/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json")));
+      "configs/"
+      "E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json")));
   ASSERT_FALSE(r.configs.empty());
   for (const LoadedConfig& lc : r.configs) {
     model::KernelConfig c = lc.config;
@@ -62,9 +64,10 @@ TEST(ConfigWriter, WritesTheCanonicalForm) {
            "grouped": true, "epilogue": "finalize", "swap_ab": true, "stages": 2}])",
       "w.json"));
   ASSERT_EQ(r.configs.size(), 1u);
-  EXPECT_EQ(config_json(r.configs[0].config),
-            R"({"name":"moe","arch":"sm_120","tile":[128,256,128],"a":"nvfp4","b":"nvfp4","d":"bf16",)"
-            R"("layout":"tnn","epilogue":"finalize","grouped":true,"stages":2,"swap_ab":true})");
+  EXPECT_EQ(
+      config_json(r.configs[0].config),
+      R"({"name":"moe","arch":"sm_120","tile":[128,256,128],"a":"nvfp4","b":"nvfp4","d":"bf16",)"
+      R"("layout":"tnn","epilogue":"finalize","grouped":true,"stages":2,"swap_ab":true})");
 }
 
 TEST(ConfigWriter, OddOperandsAndEpilogueObjects) {

@@ -19,7 +19,8 @@ using test::FakeProbe;
 using test::RunOptions;
 
 /// A config without "arch" (the GPU's is taken), one for sm_90 and one for sm_120.
-constexpr const char* kNoArch = R"([{"name": "noarch", "tile": [128, 128, 128], "dtype": "nvfp4"}])";
+constexpr const char* kNoArch =
+    R"([{"name": "noarch", "tile": [128, 128, 128], "dtype": "nvfp4"}])";
 constexpr const char* kTwoArchs =
     R"([{"name": "hopper", "arch": "sm_90", "tile": [128, 256, 64], "a": "bf16", "b": "bf16"},
         {"name": "blackwell", "arch": "sm_120", "tile": [128, 128, 128], "dtype": "nvfp4"}])";
@@ -32,7 +33,8 @@ RunOptions on(const FakeDevices& gpus, const std::string& stdin_text = "") {
 
 std::size_t count(const std::string& s, const std::string& what) {
   std::size_t n = 0;
-  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + what.size())) ++n;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + what.size()))
+    ++n;
   return n;
 }
 
@@ -41,7 +43,8 @@ int lines(const std::string& s) { return static_cast<int>(count(s, "\n")); }
 /// `tilefit <args>` on `gpus` fails as `device` and `probe` do: exit 3, nothing on stdout, one
 /// line on stderr that says `says`; with --format json the same error in the document's "error".
 /// Returns the table run's stderr.
-std::string expect_device_command_failure(const FakeDevices& gpus, const std::string& args, const std::string& says) {
+std::string expect_device_command_failure(const FakeDevices& gpus, const std::string& args,
+                                          const std::string& says) {
   const auto t = test::run_command(args, on(gpus));
   EXPECT_EQ(t.exit_code, 3) << args;
   EXPECT_EQ(t.out, "") << args;
@@ -57,8 +60,9 @@ std::string expect_device_command_failure(const FakeDevices& gpus, const std::st
 
 /// `tilefit <args> --format F` (check, sweep, suggest) with `stdin_text` on `gpus`, for each F:
 /// exit 3 and an "error: " line on stderr that says `says`.
-void expect_device_problem(const FakeDevices& gpus, const std::string& args, const std::string& says,
-                           const std::string& stdin_text, const std::vector<std::string>& formats) {
+void expect_device_problem(const FakeDevices& gpus, const std::string& args,
+                           const std::string& says, const std::string& stdin_text,
+                           const std::vector<std::string>& formats) {
   for (const std::string& format : formats) {
     const auto r = test::run_command(args + " --format " + format, on(gpus, stdin_text));
     EXPECT_EQ(r.exit_code, 3) << args << " " << format << ": " << r.err;
@@ -120,7 +124,8 @@ TEST(CheckOnFakeGpus, DeviceNUsesThatGpuInEveryFormat) {
   EXPECT_EQ(table.err, "");
   EXPECT_NE(table.out.find("noarch"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("sm_120"), std::string::npos) << table.out;
-  EXPECT_NE(table.out.find("limits from device 1 (NVIDIA GeForce RTX 5090)"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("limits from device 1 (NVIDIA GeForce RTX 5090)"), std::string::npos)
+      << table.out;
 
   const auto json = test::run_command("check - --device 1 --format json", on(both, kNoArch));
   EXPECT_EQ(json.exit_code, 0) << json.err;
@@ -182,11 +187,12 @@ TEST(CheckOnFakeGpus, NoGpuOutOfRangeAndDriverErrorAreDeviceErrors) {
     const char* args;
     const char* says;
   };
-  for (const Case& c : {Case{&none, "check -", "cudaErrorNoDevice"},
-                        Case{&none, "check - --device 0", "cudaErrorNoDevice"},
-                        Case{&one, "check - --device 3", "GPU index 3 is out of range: only GPU 0 is visible"},
-                        Case{&no_driver, "check - --device 0", "cudaErrorInsufficientDriver"},
-                        Case{&no_driver, "check -", "cudaErrorInsufficientDriver"}})
+  for (const Case& c :
+       {Case{&none, "check -", "cudaErrorNoDevice"},
+        Case{&none, "check - --device 0", "cudaErrorNoDevice"},
+        Case{&one, "check - --device 3", "GPU index 3 is out of range: only GPU 0 is visible"},
+        Case{&no_driver, "check - --device 0", "cudaErrorInsufficientDriver"},
+        Case{&no_driver, "check -", "cudaErrorInsufficientDriver"}})
     expect_device_problem(*c.gpus, c.args, c.says, kNoArch, {"table", "json", "csv", "markdown"});
   // --arch and --builtin never ask a GPU.
   const auto a = test::run_command("check - --arch sm_120", on(no_driver, kNoArch));
@@ -203,7 +209,8 @@ constexpr const char* kSpace =
 TEST(SweepOnFakeGpus, DeviceNInEveryFormat) {
   const FakeDevices both({test::fake_h200(), test::fake_rtx5090()});
   for (const char* format : {"table", "json", "csv", "markdown", "svg"}) {
-    const auto r = test::run_command(std::string("sweep - --device 1 --all --format ") + format, on(both, kSpace));
+    const auto r = test::run_command(std::string("sweep - --device 1 --all --format ") + format,
+                                     on(both, kSpace));
     EXPECT_EQ(r.exit_code, 0) << format << ": " << r.err;
     EXPECT_EQ(r.err, "") << format;
     EXPECT_FALSE(r.out.empty()) << format;
@@ -216,7 +223,8 @@ TEST(SweepOnFakeGpus, DeviceNInEveryFormat) {
     EXPECT_EQ(res["limit_bytes"], 101376);
   }
   // Without --device a space without arch takes GPU 0, the H200.
-  const auto h = nlohmann::json::parse(test::run_command("sweep - --all --format json", on(both, kSpace)).out);
+  const auto h =
+      nlohmann::json::parse(test::run_command("sweep - --all --format json", on(both, kSpace)).out);
   EXPECT_EQ(h["results"][0]["arch"], "sm_90");
 }
 
@@ -243,12 +251,14 @@ TEST(SuggestOnFakeGpus, DeviceNInEveryFormat) {
   const auto t = test::run_command("suggest - --device 0", on(rtx, kFinalizeConfig));
   EXPECT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("finalize_128x256x128"), std::string::npos) << t.out;
-  const auto j = nlohmann::json::parse(test::run_command("suggest - --device 0 --format json", on(rtx, kFinalizeConfig)).out);
+  const auto j = nlohmann::json::parse(
+      test::run_command("suggest - --device 0 --format json", on(rtx, kFinalizeConfig)).out);
   EXPECT_EQ(j["results"][0]["status"], "does_not_fit");
   EXPECT_EQ(j["results"][0]["target"]["source"], "device");
   EXPECT_FALSE(j["results"][0]["suggestions"].empty()) << j.dump(2);
   for (const char* format : {"csv", "markdown"}) {
-    const auto r = test::run_command(std::string("suggest - --device 0 --format ") + format, on(rtx, kFinalizeConfig));
+    const auto r = test::run_command(std::string("suggest - --device 0 --format ") + format,
+                                     on(rtx, kFinalizeConfig));
     EXPECT_EQ(r.exit_code, 0) << format << ": " << r.err;
     EXPECT_NE(r.out.find("finalize_128x256x128"), std::string::npos) << r.out;
   }
@@ -286,7 +296,8 @@ TEST(DeviceOnFakeGpus, ListsEveryGpuInBothFormats) {
   ASSERT_EQ(j["devices"].size(), 3u);
   EXPECT_EQ(j["devices"][1]["index"], 1);
   // One GPU by index.
-  const auto one = nlohmann::json::parse(test::run_command("device --device 2 --format json", on(three)).out);
+  const auto one =
+      nlohmann::json::parse(test::run_command("device --device 2 --format json", on(three)).out);
   ASSERT_EQ(one["devices"].size(), 1u);
   EXPECT_EQ(one["devices"][0]["name"], "NVIDIA GB10");
   EXPECT_EQ(three.queries, 3);
@@ -303,7 +314,8 @@ TEST(DeviceOnFakeGpus, ErrorsAreOneLineAndExit3) {
         std::tuple{&no_driver, "device", "cudaErrorInsufficientDriver"}}) {
     const std::string err = expect_device_command_failure(*gpus, args, says);
     // The device command has no --arch: the advice names the command that has it.
-    EXPECT_NE(err.find("use 'tilefit check --arch ARCH' (or sweep, suggest) to"), std::string::npos) << err;
+    EXPECT_NE(err.find("use 'tilefit check --arch ARCH' (or sweep, suggest) to"), std::string::npos)
+        << err;
   }
   const auto j = nlohmann::json::parse(test::run_command("device --format json", on(none)).out);
   EXPECT_TRUE(j["devices"].empty());
@@ -317,7 +329,8 @@ TEST(ProbeOnFakeGpus, AgreesOnTheH200InBothFormats) {
   EXPECT_EQ(t.exit_code, 0) << t.err;
   EXPECT_EQ(t.out.find("DISAGREE"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("232448 B launches, 232449 B is refused"), std::string::npos) << t.out;
-  const auto j = nlohmann::json::parse(test::run_command("probe configs/sm90_hopper.json --format json", on(h200)).out);
+  const auto j = nlohmann::json::parse(
+      test::run_command("probe configs/sm90_hopper.json --format json", on(h200)).out);
   EXPECT_EQ(j["summary"]["disagreements"], 0);
   EXPECT_GT(j["summary"]["probed"].get<int>(), 0);
   EXPECT_EQ(j["boundary"]["largest_launched"], 232448);
@@ -327,7 +340,8 @@ TEST(ProbeOnFakeGpus, AgreesOnTheH200InBothFormats) {
   const FakeProbe probe(h200);
   RunOptions o = test::on(h200);
   o.probe = &probe;
-  const auto nb = test::run_command("probe configs/sm90_hopper.json --no-boundary --format json", o);
+  const auto nb =
+      test::run_command("probe configs/sm90_hopper.json --no-boundary --format json", o);
   EXPECT_EQ(nb.exit_code, 0) << nb.err;
   EXPECT_FALSE(nlohmann::json::parse(nb.out).contains("boundary") &&
                !nlohmann::json::parse(nb.out)["boundary"].is_null());
@@ -336,7 +350,8 @@ TEST(ProbeOnFakeGpus, AgreesOnTheH200InBothFormats) {
 
 TEST(ProbeOnFakeGpus, ConfigsWithoutArchTakeTheGpus) {
   const FakeDevices both({test::fake_h200(), test::fake_rtx5090()});
-  const auto j = nlohmann::json::parse(test::run_command("probe - --device 1 --format json", on(both, kNoArch)).out);
+  const auto j = nlohmann::json::parse(
+      test::run_command("probe - --device 1 --format json", on(both, kNoArch)).out);
   ASSERT_EQ(j["results"].size(), 1u);
   EXPECT_EQ(j["results"][0]["arch"], "sm_120");
   EXPECT_EQ(j["boundary"]["largest_launched"], 101376);
@@ -353,7 +368,8 @@ TEST(ProbeOnFakeGpus, ADriverThatGrantsLessIsADisagreement) {
   EXPECT_EQ(t.exit_code, 1) << t.err;
   EXPECT_NE(t.out.find("DISAGREE"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("200000 B launches, 200001 B is refused"), std::string::npos) << t.out;
-  const auto j = nlohmann::json::parse(test::run_command("probe configs/sm90_hopper.json --format json", o).out);
+  const auto j = nlohmann::json::parse(
+      test::run_command("probe configs/sm90_hopper.json --format json", o).out);
   EXPECT_EQ(j["boundary"]["agrees"], false);
 }
 
@@ -371,17 +387,21 @@ TEST(ProbeOnFakeGpus, DeviceErrorsInBothFormats) {
 TEST(ProbeOnFakeGpus, ABuildWithoutAProbeKernelSaysSo) {
   const FakeDevices h200({test::fake_h200()});
   FakeProbe none(h200);
-  none.unavailable("built without a CUDA compiler, so there is no probe kernel: make nvcc findable");
+  none.unavailable(
+      "built without a CUDA compiler, so there is no probe kernel: make nvcc findable");
   RunOptions o = test::on(h200);
   o.probe = &none;
   const auto r = test::run_command("probe configs/sm90_hopper.json", o);
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_EQ(r.err, "error: built without a CUDA compiler, so there is no probe kernel: make nvcc findable\n");
+  EXPECT_EQ(
+      r.err,
+      "error: built without a CUDA compiler, so there is no probe kernel: make nvcc findable\n");
 }
 
 TEST(ProbeOnFakeGpus, InputErrorsExit2AndTheRestIsProbed) {
   const FakeDevices h200({test::fake_h200()});
-  const auto r = test::run_command("probe tests/data/does-not-exist.json configs/sm90_hopper.json", on(h200));
+  const auto r =
+      test::run_command("probe tests/data/does-not-exist.json configs/sm90_hopper.json", on(h200));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("does-not-exist.json: cannot open"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("232448 B launches"), std::string::npos);
@@ -394,7 +414,8 @@ TEST(Version, SaysWhetherCudaIsBuiltIn) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "tilefit " TILEFIT_PROJECT_VERSION " (" + device::cuda_support() + ")\n");
   if (device::built_with_cuda())
-    EXPECT_EQ(r.out.find("(CUDA "), std::string("tilefit " TILEFIT_PROJECT_VERSION).size()) << r.out;
+    EXPECT_EQ(r.out.find("(CUDA "), std::string("tilefit " TILEFIT_PROJECT_VERSION).size())
+        << r.out;
   else
     EXPECT_EQ(device::cuda_support(), "no CUDA device support");
 }

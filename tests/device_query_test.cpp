@@ -18,7 +18,9 @@ namespace {
 using device::DeviceError;
 using device::DeviceInfo;
 
-int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+int count_lines(const std::string& s) {
+  return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+}
 
 /// What every DeviceError must look like: one line, naming the CUDA error or the build.
 void expect_clear(const DeviceError& e) {
@@ -128,11 +130,12 @@ TEST(DeviceReport, JsonCarriesEveryField) {
   EXPECT_EQ(j["schema_version"], report::kSchemaVersion);
   ASSERT_EQ(j["devices"].size(), 1u);
   const auto& x = j["devices"][0];
-  for (const char* k : {"index", "name", "compute_capability", "cc_major", "cc_minor", "arch", "sm_count",
-                        "pci_bus_id", "limits", "driver_version", "runtime_version", "table_differences"})
+  for (const char* k :
+       {"index", "name", "compute_capability", "cc_major", "cc_minor", "arch", "sm_count",
+        "pci_bus_id", "limits", "driver_version", "runtime_version", "table_differences"})
     EXPECT_TRUE(x.contains(k)) << k;
-  for (const char* k : {"sm", "optin_per_block", "per_sm", "reserved_per_block", "default_per_block",
-                        "max_ctas_per_sm", "regs_per_sm", "threads_per_sm"})
+  for (const char* k : {"sm", "optin_per_block", "per_sm", "reserved_per_block",
+                        "default_per_block", "max_ctas_per_sm", "regs_per_sm", "threads_per_sm"})
     EXPECT_TRUE(x["limits"].contains(k)) << k;
   EXPECT_EQ(x["compute_capability"], "12.0");
   EXPECT_EQ(x["limits"]["optin_per_block"], 101376);
@@ -163,7 +166,8 @@ TEST(DeviceReport, ProbeDisagreementsAreLoud) {
   row.occupancy = 1;
   row.disagreements.push_back("the model says it does not fit but the driver launched it");
   rep.rows.push_back(row);
-  rep.boundary = device::Boundary{232448, 232449, "cudaErrorInvalidValue", "cudaFuncSetAttribute", 20};
+  rep.boundary =
+      device::Boundary{232448, 232449, "cudaErrorInvalidValue", "cudaFuncSetAttribute", 20};
   const std::string t = report::probe_text(rep);
   EXPECT_NE(t.find("\nDISAGREE x.json#0 't': the model says"), std::string::npos) << t;
   EXPECT_NE(t.find("232448 B launches, 232449 B is refused"), std::string::npos) << t;

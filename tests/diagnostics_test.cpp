@@ -32,7 +32,8 @@ TEST(Diagnostics, EveryCodeHasAMessageFromItsDeclaredValues) {
   for (Code c : model::all_codes()) {
     const std::string name(model::code_name(c));
     EXPECT_TRUE(names.insert(name).second) << "duplicate code " << name;
-    for (char ch : name) EXPECT_TRUE((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_') << name;
+    for (char ch : name)
+      EXPECT_TRUE((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_') << name;
     Diagnostic d(c);
     // Keys are string_views into static storage in real use; here they point into `keys`,
     // which outlives `d`'s rendering.
@@ -41,7 +42,8 @@ TEST(Diagnostics, EveryCodeHasAMessageFromItsDeclaredValues) {
     const std::string m = report::message(d);
     EXPECT_FALSE(m.empty()) << name;
     EXPECT_NE(m, name) << name << " has no message";
-    EXPECT_EQ(m.find('?'), std::string::npos) << name << ": a value the message uses is not declared: " << m;
+    EXPECT_EQ(m.find('?'), std::string::npos)
+        << name << ": a value the message uses is not declared: " << m;
   }
 }
 
@@ -62,7 +64,8 @@ TEST(Diagnostics, ModelAttachesOnlyDeclaredValues) {
       seen.insert(std::string(model::code_name(d.code)));
       const auto keys = declared_keys(d.code);
       for (const model::DiagValue& v : d.values)
-        EXPECT_TRUE(keys.count(std::string(v.key))) << model::code_name(d.code) << " carries undeclared " << v.key;
+        EXPECT_TRUE(keys.count(std::string(v.key)))
+            << model::code_name(d.code) << " carries undeclared " << v.key;
       if (d.severity == model::Severity::error) {
         EXPECT_NE(r.status, model::Status::Fits) << model::code_name(d.code);
       }
@@ -100,7 +103,8 @@ TEST(Diagnostics, TritonFamiliesAttachOnlyDeclaredValues) {
       seen.insert(std::string(model::code_name(d.code)));
       const auto keys = declared_keys(d.code);
       for (const model::DiagValue& v : d.values)
-        EXPECT_TRUE(keys.count(std::string(v.key))) << model::code_name(d.code) << " carries undeclared " << v.key;
+        EXPECT_TRUE(keys.count(std::string(v.key)))
+            << model::code_name(d.code) << " carries undeclared " << v.key;
       if (d.severity == model::Severity::error) {
         EXPECT_NE(r.status, model::Status::Fits) << model::code_name(d.code);
       }

@@ -288,7 +288,8 @@ TEST(EngineFp8, LaunchersCTypeAndFamilyInference) {
   c.family = "engine_fp8_sm90";
   EXPECT_TRUE(has(eval(c), Code::engine_needs_launcher));
   // Blockwise has no sm_89 kernel.
-  auto b = engine(Launcher::Sglang, EngineOp::BlockwiseFp8, 89, 128, 128, 128, Schedule::Multistage);
+  auto b =
+      engine(Launcher::Sglang, EngineOp::BlockwiseFp8, 89, 128, 128, 128, Schedule::Multistage);
   b.warp = std::array<long long, 3>{64, 64, 64};
   b.stages = 3;
   EXPECT_TRUE(has(eval(b), Code::engine_no_kernel));
@@ -319,7 +320,9 @@ TEST(EngineFp8, BreakdownSumsAndMaxStagesIsTight) {
   };
   const Arch archs[] = {
       {89, {Schedule::Multistage}, {}},
-      {90, {Schedule::Ws, Schedule::Pingpong, Schedule::Cooperative}, {Schedule::Pingpong, Schedule::Cooperative}},
+      {90,
+       {Schedule::Ws, Schedule::Pingpong, Schedule::Cooperative},
+       {Schedule::Pingpong, Schedule::Cooperative}},
       {100, {Schedule::Auto, Schedule::Sm1, Schedule::Sm2}, {Schedule::Sm1, Schedule::Sm2}},
       {120, {Schedule::Auto, Schedule::Pingpong}, {Schedule::Auto, Schedule::Pingpong}},
   };
@@ -366,9 +369,11 @@ TEST(EngineFp8, BreakdownSumsAndMaxStagesIsTight) {
                       last = b;
                     }
                     if (r.max_stages > 0) {
-                      EXPECT_LE(fam->layout(c, plan, r.max_stages).kernel.size, lim.optin_per_block) << where;
+                      EXPECT_LE(fam->layout(c, plan, r.max_stages).kernel.size, lim.optin_per_block)
+                          << where;
                       if (r.max_stages < model::kMaxStages) {
-                        EXPECT_GT(fam->layout(c, plan, r.max_stages + 1).kernel.size, lim.optin_per_block)
+                        EXPECT_GT(fam->layout(c, plan, r.max_stages + 1).kernel.size,
+                                  lim.optin_per_block)
                             << where;
                       }
                     }

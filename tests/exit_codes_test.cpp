@@ -43,7 +43,8 @@ TEST(ExitCodes, FullDiskIsAnErrorNotASuccess) {
     return r;
   };
   for (const char* format : {"table", "json"}) {
-    const test::CliRun s = to_full({"check", "configs/sm90_hopper.json", "--builtin", "--format", format});
+    const test::CliRun s =
+        to_full({"check", "configs/sm90_hopper.json", "--builtin", "--format", format});
     EXPECT_EQ(s.exit_code, 4) << format << ": " << s.err;
     EXPECT_EQ(s.err, "error: cannot write the output: No space left on device\n") << format;
   }
@@ -59,7 +60,8 @@ TEST(ExitCodes, FullDiskIsAnErrorNotASuccess) {
 TEST(ExitCodes, ClosedPipeUnderJsonIsAnError) {
   // Enough output to fill any pipe buffer: 2,000 configs.
   std::string cfgs = "[";
-  for (int i = 0; i < 2000; ++i) cfgs += std::string(i ? "," : "") + "{\"tile\":[128,128,128],\"dtype\":\"nvfp4\"}";
+  for (int i = 0; i < 2000; ++i)
+    cfgs += std::string(i ? "," : "") + "{\"tile\":[128,128,128],\"dtype\":\"nvfp4\"}";
   cfgs += "]";
   const std::string file = "/tmp/tilefit_pipe_" + std::to_string(::getpid()) + ".json";
   std::FILE* f = std::fopen(file.c_str(), "w");
@@ -93,13 +95,16 @@ TEST(ExitCodes, UsageErrorsSayHowToGetHelp) {
   EXPECT_NE(r.err.find("tilefit --help"), std::string::npos);
   const test::CliRun arch = test::run_in_process({"check", "configs/x.json", "--arch", "sm99"});
   EXPECT_EQ(arch.exit_code, 2);
-  EXPECT_EQ(arch.err.rfind("error: --arch \"sm99\": unknown architecture; allowed: sm_70", 0), 0u) << arch.err;
+  EXPECT_EQ(arch.err.rfind("error: --arch \"sm99\": unknown architecture; allowed: sm_70", 0), 0u)
+      << arch.err;
 }
 
 TEST(ExitCodes, EveryErrorLineHasOneStyle) {
-  const auto r = test::run_command("check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
+  const auto r = test::run_command(
+      "check tests/data/does-not-exist.json configs/sm120_moe_fp4.json --builtin");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "error: tests/data/does-not-exist.json: cannot open: No such file or directory\n");
+  EXPECT_EQ(r.err,
+            "error: tests/data/does-not-exist.json: cannot open: No such file or directory\n");
   const auto dev = test::run_command("device");
   EXPECT_EQ(dev.exit_code, 3);
   EXPECT_EQ(dev.err.rfind("error: ", 0), 0u) << dev.err;

@@ -90,9 +90,12 @@ int mentions(std::string_view family) {
       }
       if (line.find("\"launcher\"") == std::string::npos) continue;
       const auto row = nlohmann::json::parse(line, nullptr, false);
-      if (row.is_discarded() || !row.contains("config") || !row["config"].contains("arch")) continue;
+      if (row.is_discarded() || !row.contains("config") || !row["config"].contains("arch"))
+        continue;
       const std::string arch = row["config"]["arch"].get<std::string>();
-      if (arch.rfind("sm_", 0) == 0 && model::engine_family_for(std::stoi(arch.substr(3))) == family) ++n;
+      if (arch.rfind("sm_", 0) == 0 &&
+          model::engine_family_for(std::stoi(arch.substr(3))) == family)
+        ++n;
     }
   }
   for (const auto& e : fs::directory_iterator(test::data_path("golden"))) {
@@ -109,13 +112,16 @@ TEST(FamilyParts, EveryRowHasItsFolderAndParts) {
     SCOPED_TRACE(name);
     const std::string folder = folder_of(name);
     EXPECT_TRUE(fs::is_directory(folder)) << folder;
-    EXPECT_TRUE(fs::is_regular_file(folder + "/family.cpp")) << "no rules: " << folder << "/family.cpp";
+    EXPECT_TRUE(fs::is_regular_file(folder + "/family.cpp"))
+        << "no rules: " << folder << "/family.cpp";
     const std::string def = folder + "/diagnostics.def";
     ASSERT_TRUE(fs::is_regular_file(def)) << "no diagnostics: " << def;
-    EXPECT_NE(test::read_file(def).find("TILEFIT_DIAGNOSTIC_SECTION(" + name + ")"), std::string::npos)
+    EXPECT_NE(test::read_file(def).find("TILEFIT_DIAGNOSTIC_SECTION(" + name + ")"),
+              std::string::npos)
         << def << " does not open the section " << name;
     EXPECT_EQ(r.diagnostics, name) << "the row names another section";
-    EXPECT_FALSE(model::section_codes(r.diagnostics).empty()) << "the family owns no diagnostic code";
+    EXPECT_FALSE(model::section_codes(r.diagnostics).empty())
+        << "the family owns no diagnostic code";
     for (const std::string& shared : words(r.shared_diagnostics))
       EXPECT_FALSE(model::section_codes(shared).empty()) << "no section " << shared;
     EXPECT_FALSE(r.family->description().empty());
@@ -153,7 +159,8 @@ TEST(FamilyParts, EveryOwnedCodeRendersFromItsDeclaredKeys) {
           const std::size_t colon = p.find(':');
           EXPECT_EQ(declared.count(p.substr(0, colon)), 1u) << "undeclared key {" << p << "}";
           if (colon != std::string::npos)
-            EXPECT_TRUE(p.substr(colon + 1) == "B" || p.substr(colon + 1) == "stages") << "unknown format {" << p << "}";
+            EXPECT_TRUE(p.substr(colon + 1) == "B" || p.substr(colon + 1) == "stages")
+                << "unknown format {" << p << "}";
         }
       // As integers (0 and 1, so both phrasings of a flag) and as names.
       for (int variant = 0; variant < 3; ++variant) {
@@ -180,7 +187,8 @@ TEST(FamilyParts, ReadmeHasATableOfEachFamilysCodes) {
   for (const model::FamilyRow& r : model::family_table()) {
     SCOPED_TRACE(std::string(r.diagnostics));
     const std::string table = readme_table(section, r.diagnostics);
-    ASSERT_FALSE(table.empty()) << "the README's Diagnostics section has no table **" << r.diagnostics << "**";
+    ASSERT_FALSE(table.empty()) << "the README's Diagnostics section has no table **"
+                                << r.diagnostics << "**";
     for (const Code c : model::section_codes(r.diagnostics))
       EXPECT_NE(table.find("| `" + std::string(model::code_name(c)) + "` | " +
                            std::string(model::severity_name(model::code_severity(c))) + " |"),

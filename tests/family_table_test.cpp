@@ -120,7 +120,8 @@ TEST(FamiliesCommand, TextIsUnchanged) {
   std::size_t i = 0;
   for (; std::getline(lines, line); ++i) {
     ASSERT_LT(i, model::family_table().size());
-    EXPECT_EQ(line.rfind(std::string(model::family_table()[i].family->name()) + " ", 0), 0u) << line;
+    EXPECT_EQ(line.rfind(std::string(model::family_table()[i].family->name()) + " ", 0), 0u)
+        << line;
   }
   EXPECT_EQ(i, model::family_table().size());
 }
@@ -222,7 +223,8 @@ TEST(FamilyTable, ReadmeListsExactlyTheFamilies) {
     const auto& row = rows[i + 1];
     ASSERT_EQ(row.size(), 4u) << "README.md family row " << i;
     const model::FamilyRow& r = table[i];
-    EXPECT_EQ(row[0], "`" + std::string(r.family->name()) + "`") << "row " << i << ": in inference order";
+    EXPECT_EQ(row[0], "`" + std::string(r.family->name()) + "`")
+        << "row " << i << ": in inference order";
     EXPECT_EQ(row[1], model::kind_name(r.kind)) << r.family->name();
     EXPECT_EQ(row[2], arch_list(model::family_archs(*r.family))) << r.family->name();
     EXPECT_FALSE(row[3].empty()) << r.family->name();

@@ -24,16 +24,19 @@ namespace {
 TEST(EnumTables, ChoicesAreTheTablesJoinedByteForByte) {
   // The texts every "allowed:" of the reader has always printed (the error corpus holds them).
   EXPECT_EQ(model::schedule_choices(), "auto, cooperative, pingpong, 1sm, 2sm, multistage, ws");
-  EXPECT_EQ(model::epilogue_choices(), "auto, tma, nosmem, blockscale_out, trtllm_default, finalize");
+  EXPECT_EQ(model::epilogue_choices(),
+            "auto, tma, nosmem, blockscale_out, trtllm_default, finalize");
   EXPECT_EQ(model::mma_choices(), "auto, f8f6f4, nvf4");
   EXPECT_EQ(model::launcher_choices(), "vllm, sglang");
   EXPECT_EQ(model::engine_op_choices(), "scaled_mm, blockwise_fp8");
   EXPECT_EQ(model::bias_choices(), "none, row, column");
   EXPECT_EQ(model::dtype_choices(),
-            "e2m1 (fp4), e2m3, e3m2 (fp6), e4m3 (fp8), e5m2, ue4m3, ue8m0, bf16, f16, f32, tf32, s8, u8, s32");
-  EXPECT_EQ(model::operand_choices(),
-            "nvfp4, mxfp4, mxfp6, mxfp8, or an element type (e2m1, e2m3, e3m2, e4m3, e5m2, bf16, f16, "
-            "f32, tf32, s8, u8)");
+            "e2m1 (fp4), e2m3, e3m2 (fp6), e4m3 (fp8), e5m2, ue4m3, ue8m0, bf16, f16, f32, tf32, "
+            "s8, u8, s32");
+  EXPECT_EQ(
+      model::operand_choices(),
+      "nvfp4, mxfp4, mxfp6, mxfp8, or an element type (e2m1, e2m3, e3m2, e4m3, e5m2, bf16, f16, "
+      "f32, tf32, s8, u8)");
 }
 
 template <class E>
@@ -70,7 +73,8 @@ TEST(EnumTables, DTypeRowsDriveNamesParsingAndAliases) {
       EXPECT_EQ(model::parse_dtype(d.alias), d.value) << d.alias;
     }
   }
-  for (const model::DTypeAlias& a : model::dtype_aliases()) EXPECT_EQ(model::parse_dtype(a.name), a.value);
+  for (const model::DTypeAlias& a : model::dtype_aliases())
+    EXPECT_EQ(model::parse_dtype(a.name), a.value);
   EXPECT_EQ(model::parse_dtype("half"), model::DType::F16);
   EXPECT_EQ(model::parse_dtype("int32"), model::DType::S32);
   for (const model::OperandFormat& f : model::operand_formats()) {
@@ -85,12 +89,14 @@ TEST(EnumTables, AllowedNamesAreTheTableRowsInOrder) {
   EXPECT_EQ(allowed_names(FieldKind::bias), (std::vector<std::string>{"none", "row", "column"}));
   const std::vector<std::string> el = allowed_names(FieldKind::element);
   ASSERT_GE(el.size(), 4u);
-  EXPECT_EQ((std::vector<std::string>(el.begin(), el.begin() + 4)),
-            (std::vector<std::string>{"e2m1", "fp4", "e2m3", "e3m2"}));  // a listed alias after its type
+  EXPECT_EQ(
+      (std::vector<std::string>(el.begin(), el.begin() + 4)),
+      (std::vector<std::string>{"e2m1", "fp4", "e2m3", "e3m2"}));  // a listed alias after its type
   const std::vector<std::string> op = allowed_names(FieldKind::operand);
   EXPECT_EQ(op.front(), "nvfp4");
   EXPECT_EQ(op.back(), "u8");
-  EXPECT_EQ(std::count(op.begin(), op.end(), "ue8m0"), 0);  // a scale type is not listed as an operand
+  EXPECT_EQ(std::count(op.begin(), op.end(), "ue8m0"),
+            0);  // a scale type is not listed as an operand
 }
 
 TEST(EnumTables, DidYouMeanSuggestsTableNames) {
@@ -99,17 +105,22 @@ TEST(EnumTables, DidYouMeanSuggestsTableNames) {
       "d.json"));
   ASSERT_EQ(r.errors.size(), 4u);
   EXPECT_EQ(format_error(r.errors[0]),
-            "d.json: config #0: field \"schedule\": \"pinpong\" is not a valid schedule; allowed: auto, cooperative, "
+            "d.json: config #0: field \"schedule\": \"pinpong\" is not a valid schedule; allowed: "
+            "auto, cooperative, "
             "pingpong, 1sm, 2sm, multistage, ws; did you mean \"pingpong\"?");
   EXPECT_EQ(format_error(r.errors[1]),
-            "d.json: config #0: field \"a\": \"nvfp5\" is not a valid operand type; allowed: nvfp4, mxfp4, mxfp6, "
-            "mxfp8, or an element type (e2m1, e2m3, e3m2, e4m3, e5m2, bf16, f16, f32, tf32, s8, u8); did you mean "
+            "d.json: config #0: field \"a\": \"nvfp5\" is not a valid operand type; allowed: "
+            "nvfp4, mxfp4, mxfp6, "
+            "mxfp8, or an element type (e2m1, e2m3, e3m2, e4m3, e5m2, bf16, f16, f32, tf32, s8, "
+            "u8); did you mean "
             "\"nvfp4\"?");
   EXPECT_EQ(format_error(r.errors[2]),
-            "d.json: config #0: field \"epilogue.sf\": \"ue8m1\" is not a valid scale-factor type; allowed: ue4m3, "
+            "d.json: config #0: field \"epilogue.sf\": \"ue8m1\" is not a valid scale-factor type; "
+            "allowed: ue4m3, "
             "ue8m0; did you mean \"ue8m0\"?");
   EXPECT_EQ(format_error(r.errors[3]),
-            "d.json: config #0: field \"launcher\": \"vlm\" is not a valid launcher; allowed: vllm, sglang; did you "
+            "d.json: config #0: field \"launcher\": \"vlm\" is not a valid launcher; allowed: "
+            "vllm, sglang; did you "
             "mean \"vllm\"?");
 }
 
@@ -118,7 +129,8 @@ TEST(EnumTables, DidYouMeanSuggestsTableNames) {
 /// The property names of one object schema, in order.
 std::vector<std::string> properties(const nlohmann::ordered_json& object_schema) {
   std::vector<std::string> out;
-  for (auto it = object_schema.at("properties").begin(); it != object_schema.at("properties").end(); ++it)
+  for (auto it = object_schema.at("properties").begin(); it != object_schema.at("properties").end();
+       ++it)
     out.push_back(it.key());
   return out;
 }
@@ -134,15 +146,18 @@ TEST(FieldTable, SchemaHasExactlyTheTableFields) {
     const std::vector<std::string> names = allowed_names(f.kind);
     if (names.empty() || f.name == "dtype") continue;  // dtype adds fp8_w8a8 (checked below)
     const std::string dump = defs.at("config").at("properties").at(std::string(f.name)).dump();
-    for (const std::string& n : names) EXPECT_NE(dump.find("\"" + n + "\""), std::string::npos) << f.name << ": " << n;
+    for (const std::string& n : names)
+      EXPECT_NE(dump.find("\"" + n + "\""), std::string::npos) << f.name << ": " << n;
   }
-  EXPECT_NE(defs.at("config").at("properties").at("dtype").dump().find("\"fp8_w8a8\""), std::string::npos);
+  EXPECT_NE(defs.at("config").at("properties").at("dtype").dump().find("\"fp8_w8a8\""),
+            std::string::npos);
 }
 
 /// The fields of the errors of a config `{"tile": ..., field: value}`.
 std::vector<std::string> error_fields(const std::string& field, const std::string& value) {
   const std::string tile = field == "tile" ? "" : R"("tile": [128, 128, 128], )";
-  const LoadResult r = load<LoadResult>(Source::text("[{" + tile + "\"" + field + "\": " + value + "}]", "p.json"));
+  const LoadResult r =
+      load<LoadResult>(Source::text("[{" + tile + "\"" + field + "\": " + value + "}]", "p.json"));
   std::vector<std::string> out;
   for (const ConfigError& e : r.errors) out.push_back(e.field + ": " + e.message);
   return out;
@@ -159,34 +174,42 @@ TEST(FieldTable, TheDecoderReadsEveryFieldOfTheTable) {
       bool under_field = false;
       for (const std::string& e : errs) {
         const std::string name(f.name);
-        under_field = under_field || ((e.rfind(name + ": ", 0) == 0 || e.rfind(name + ".", 0) == 0) &&
-                                      e.find("unknown field; did you mean") == std::string::npos);
+        under_field =
+            under_field || ((e.rfind(name + ": ", 0) == 0 || e.rfind(name + ".", 0) == 0) &&
+                            e.find("unknown field; did you mean") == std::string::npos);
       }
-      EXPECT_TRUE(under_field) << f.name << " is in the field table but the decoder does not read it";
+      EXPECT_TRUE(under_field) << f.name
+                               << " is in the field table but the decoder does not read it";
     }
   }
   for (const FieldSpec& f : epilogue_fields()) {
-    const std::vector<std::string> errs = error_fields("epilogue", "{\"" + std::string(f.name) + "\": {\"zz\": [1]}}");
+    const std::vector<std::string> errs =
+        error_fields("epilogue", "{\"" + std::string(f.name) + "\": {\"zz\": [1]}}");
     ASSERT_FALSE(errs.empty()) << f.name;
     EXPECT_EQ(errs.front().rfind("epilogue." + std::string(f.name) + ": ", 0), 0u) << errs.front();
   }
-  EXPECT_EQ(error_fields("zz_not_a_field", "1").front().rfind("zz_not_a_field: unknown field", 0), 0u);
+  EXPECT_EQ(error_fields("zz_not_a_field", "1").front().rfind("zz_not_a_field: unknown field", 0),
+            0u);
 }
 
 // ---- one loader ------------------------------------------------------------------------------------
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::filesystem::path p = std::filesystem::temp_directory_path() / ("tilefit_front_door_" + name);
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("tilefit_front_door_" + name);
   std::ofstream(p) << text;
   return p.string();
 }
 
 constexpr const char* kName =
-    "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma";
+    "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_"
+    "warpspecialized_cooperative_epi_tma";
 
 TEST(Load, EverySourceReadsTheSameConfigs) {
-  const std::string doc = std::string(R"([{"name": "x", "arch": "sm_120", "tile": [128, 128, 128], "dtype": "nvfp4"}, ")") +
-                          kName + "\"]";
+  const std::string doc =
+      std::string(
+          R"([{"name": "x", "arch": "sm_120", "tile": [128, 128, 128], "dtype": "nvfp4"}, ")") +
+      kName + "\"]";
   const std::string path = write_file("same.json", doc);
   const LoadResult from_text = load<LoadResult>(Source::text(doc, path));
   const LoadResult from_file = load<LoadResult>(Source::file(path));
@@ -202,14 +225,17 @@ TEST(Load, EverySourceReadsTheSameConfigs) {
   EXPECT_EQ(from_name.configs[0].config, from_file.configs[1].config);
 
   std::vector<LoadedConfig> streamed;
-  EXPECT_TRUE(stream(Source::file(path), [&](LoadedConfig&& c) { streamed.push_back(std::move(c)); }).empty());
+  EXPECT_TRUE(stream(Source::file(path), [&](LoadedConfig&& c) {
+                streamed.push_back(std::move(c));
+              }).empty());
   ASSERT_EQ(streamed.size(), 2u);
   EXPECT_EQ(streamed[1].config, from_file.configs[1].config);
   std::remove(path.c_str());
 }
 
 TEST(Load, ConfigsAndSpacesComeThroughTheSameDoor) {
-  const std::string doc = R"([{"name": "s", "arch": "sm_120", "tile": [128, 128, 128], "dtype": "nvfp4", "stages": [2, 3]}])";
+  const std::string doc =
+      R"([{"name": "s", "arch": "sm_120", "tile": [128, 128, 128], "dtype": "nvfp4", "stages": [2, 3]}])";
   const SpaceLoad spaces = load<SpaceLoad>(Source::text(doc, "s.json"));
   ASSERT_EQ(spaces.spaces.size(), 1u);
   EXPECT_EQ(spaces.spaces[0].size(), 2u);
@@ -231,7 +257,8 @@ TEST(Load, AMissingFileIsTheSameErrorForConfigsAndSpaces) {
   EXPECT_EQ(format_error(c.errors[0]), format_error(s.errors[0]));
   EXPECT_EQ(c.errors[0].file, "/nonexistent/tilefit.json");
   EXPECT_EQ(c.errors[0].index, -1);
-  const std::vector<ConfigError> streamed = stream(Source::file("/nonexistent/tilefit.json"), [](LoadedConfig&&) {});
+  const std::vector<ConfigError> streamed =
+      stream(Source::file("/nonexistent/tilefit.json"), [](LoadedConfig&&) {});
   ASSERT_EQ(streamed.size(), 1u);
   EXPECT_EQ(format_error(streamed[0]), format_error(c.errors[0]));
 }
@@ -245,36 +272,49 @@ namespace {
 TEST(FieldTable, DialectsAreTheFieldsEachKindRefuses) {
   std::vector<std::string> cutlass, engine, triton;
   for (const FieldSpec& f : config_fields()) {
-    EXPECT_TRUE(f.kind == FieldKind::text || !f.mirrors.empty()) << f.name << ": say what it mirrors";
+    EXPECT_TRUE(f.kind == FieldKind::text || !f.mirrors.empty())
+        << f.name << ": say what it mirrors";
     if (f.dialect == Dialect::cutlass) cutlass.emplace_back(f.name);
     if (f.dialect == Dialect::engine_cutlass) engine.emplace_back(f.name);
     if (f.dialect == Dialect::triton) triton.emplace_back(f.name);
   }
-  EXPECT_EQ(cutlass, (std::vector<std::string>{"cluster", "a", "b", "sf_vec", "c", "acc", "layout", "schedule",
-                                               "epilogue", "grouped", "mma", "warp", "swap_ab"}));
+  EXPECT_EQ(cutlass, (std::vector<std::string>{"cluster", "a", "b", "sf_vec", "c", "acc", "layout",
+                                               "schedule", "epilogue", "grouped", "mma", "warp",
+                                               "swap_ab"}));
   EXPECT_EQ(engine, (std::vector<std::string>{"launcher", "op", "bias", "scale_block"}));
-  EXPECT_EQ(triton, (std::vector<std::string>{"num_warps", "group_m", "block_shape", "mul_routed_weight", "triton"}));
+  EXPECT_EQ(triton, (std::vector<std::string>{"num_warps", "group_m", "block_shape",
+                                              "mul_routed_weight", "triton"}));
   EXPECT_EQ(dialect_name(Dialect::engine_cutlass), "engine CUTLASS");
 
   // A CUTLASS field with a Triton kernel.
   for (const std::string& f : cutlass) {
-    const std::vector<std::string> errs =
-        error_fields("kernel", "\"triton_matmul\", \"arch\": \"sm_90\", \"dtype\": \"f16\", \"" + f + "\": " +
-                                   (f == "epilogue" || f == "schedule" || f == "mma" ? "\"auto\"" : f == "a" || f == "b" || f == "c" || f == "acc" ? "\"f16\"" : f == "layout" ? "\"tn\"" : f == "sf_vec" ? "16" : f == "grouped" || f == "swap_ab" ? "false" : "[1, 1, 1]"));
+    const std::vector<std::string> errs = error_fields(
+        "kernel", "\"triton_matmul\", \"arch\": \"sm_90\", \"dtype\": \"f16\", \"" + f + "\": " +
+                      (f == "epilogue" || f == "schedule" || f == "mma" ? "\"auto\""
+                       : f == "a" || f == "b" || f == "c" || f == "acc" ? "\"f16\""
+                       : f == "layout"                                  ? "\"tn\""
+                       : f == "sf_vec"                                  ? "16"
+                       : f == "grouped" || f == "swap_ab"               ? "false"
+                                                                        : "[1, 1, 1]"));
     bool refused = false;
-    for (const std::string& e : errs) refused = refused || e.rfind(f + ": applies only to CUTLASS kernels", 0) == 0;
+    for (const std::string& e : errs)
+      refused = refused || e.rfind(f + ": applies only to CUTLASS kernels", 0) == 0;
     EXPECT_TRUE(refused) << f;
   }
   // A Triton field with a CUTLASS kernel, an engine field without a launcher.
-  for (const std::string& f : {std::string("num_warps"), std::string("group_m"), std::string("triton")}) {
-    const auto errs = error_fields("kernel", "\"sm90_tma_ws\", \"" + f + "\": " + (f == "triton" ? "\"3.6.0\"" : "4"));
+  for (const std::string& f :
+       {std::string("num_warps"), std::string("group_m"), std::string("triton")}) {
+    const auto errs = error_fields(
+        "kernel", "\"sm90_tma_ws\", \"" + f + "\": " + (f == "triton" ? "\"3.6.0\"" : "4"));
     ASSERT_EQ(errs.size(), 1u) << f;
-    EXPECT_EQ(errs[0], f + ": applies only to Triton kernels; give \"kernel\": \"triton_matmul\" or \"triton_fused_moe\"");
+    EXPECT_EQ(errs[0], f + ": applies only to Triton kernels; give \"kernel\": \"triton_matmul\" "
+                           "or \"triton_fused_moe\"");
   }
   for (const std::string& f : {std::string("op"), std::string("bias")}) {
     const auto errs = error_fields(f, f == "op" ? "\"scaled_mm\"" : "\"row\"");
     ASSERT_EQ(errs.size(), 1u) << f;
-    EXPECT_EQ(errs[0], f + ": applies only to engine-built kernels; give \"launcher\" (vllm, sglang)");
+    EXPECT_EQ(errs[0],
+              f + ": applies only to engine-built kernels; give \"launcher\" (vllm, sglang)");
   }
 }
 
@@ -300,12 +340,14 @@ TEST(Provenance, AConfigFileSaysFileIndexAndTheFieldsItGave) {
   EXPECT_FALSE(r.configs[0].from.gave("arch"));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(format_error(r.errors[0]),
-            "p.json: config #2 \"bad\": field \"tile\": 0 is not a valid tile extent; allowed: integers 1..65536 (or \"MxNxK\")");
+            "p.json: config #2 \"bad\": field \"tile\": 0 is not a valid tile extent; allowed: "
+            "integers 1..65536 (or \"MxNxK\")");
 }
 
 TEST(Provenance, ATunedTableEntrySaysItsKey) {
-  const std::string path = write_file("E=8,N=512,device_name=NVIDIA_H100_80GB_HBM3.json",
-                                      R"({"16": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "num_warps": 4},
+  const std::string path = write_file(
+      "E=8,N=512,device_name=NVIDIA_H100_80GB_HBM3.json",
+      R"({"16": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "num_warps": 4},
                                           "32": {"BLOCK_SIZE_M": 0, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128}})");
   const LoadResult r = load<LoadResult>(Source::file(path));
   ASSERT_EQ(r.configs.size(), 1u);
@@ -326,7 +368,8 @@ TEST(Provenance, ATunedTableEntrySaysItsKey) {
 }
 
 TEST(Provenance, AKernelNameSaysTheName) {
-  const LoadResult r = load<LoadResult>(Source::kernel_names({kName, "cutlass3x_sm90_tensorop_gemm_nope"}));
+  const LoadResult r =
+      load<LoadResult>(Source::kernel_names({kName, "cutlass3x_sm90_tensorop_gemm_nope"}));
   ASSERT_EQ(r.configs.size(), 1u);
   const Provenance& p = r.configs[0].from;
   EXPECT_EQ(p.origin, Provenance::Origin::kernel_name);
@@ -352,9 +395,9 @@ TEST(Provenance, ASweepCandidateIsASweepAlternative) {
   EXPECT_EQ(p.key, "s@1");
   EXPECT_EQ(p.file, "s.json");
   EXPECT_TRUE(p.gave("stages"));
-  EXPECT_TRUE(p.varies("stages"));   // its value is one of the file's alternatives
+  EXPECT_TRUE(p.varies("stages"));  // its value is one of the file's alternatives
   EXPECT_TRUE(p.gave("dtype"));
-  EXPECT_FALSE(p.varies("dtype"));   // the config object's own
+  EXPECT_FALSE(p.varies("dtype"));  // the config object's own
   EXPECT_FALSE(p.gave("cluster"));
   ASSERT_FALSE(l.errors.empty());
   EXPECT_EQ(l.errors[0].file, "s.json");

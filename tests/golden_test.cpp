@@ -34,7 +34,8 @@ struct GoldenCase {
   std::string path;
   std::string comment;  ///< the lines before the first section
   std::string args;     ///< one line, split as /bin/sh would (quotes, globs)
-  std::string devices = "none";  ///< none, driver_error, or GPUs: h200, rtx5090, gb10 (comma-separated)
+  std::string devices =
+      "none";  ///< none, driver_error, or GPUs: h200, rtx5090, gb10 (comma-separated)
   std::optional<std::string> stdin_text;
   int exit_code = 0;
   std::optional<std::string> stderr_text;  ///< absent: stderr is not checked
@@ -73,7 +74,8 @@ GoldenCase parse_case(const std::string& path) {
     std::string header;
     if (line.rfind("## ", 0) == 0) {
       const std::string name = line.substr(3, line.find_last_not_of("\r\n") - 2);
-      if (std::find(std::begin(kSections), std::end(kSections), name) != std::end(kSections)) header = name;
+      if (std::find(std::begin(kSections), std::end(kSections), name) != std::end(kSections))
+        header = name;
     }
     if (!header.empty()) {
       close();
@@ -106,17 +108,23 @@ std::string render_case(const GoldenCase& c) {
 /// The fake GPUs a case names.
 std::unique_ptr<test::FakeDevices> devices_named(const std::string& spec) {
   if (spec == "none") return std::make_unique<test::FakeDevices>(test::FakeDevices::none());
-  if (spec == "driver_error") return std::make_unique<test::FakeDevices>(test::FakeDevices::driver_error());
+  if (spec == "driver_error")
+    return std::make_unique<test::FakeDevices>(test::FakeDevices::driver_error());
   std::vector<device::DeviceInfo> gpus;
   std::stringstream in(spec);
   std::string name;
   while (std::getline(in, name, ',')) {
     name.erase(0, name.find_first_not_of(' '));
     name.erase(name.find_last_not_of(' ') + 1);
-    if (name == "h200") gpus.push_back(test::fake_h200());
-    else if (name == "rtx5090") gpus.push_back(test::fake_rtx5090());
-    else if (name == "gb10") gpus.push_back(test::fake_gb10());
-    else ADD_FAILURE() << "unknown fake GPU \"" << name << "\" (h200, rtx5090, gb10, none, driver_error)";
+    if (name == "h200")
+      gpus.push_back(test::fake_h200());
+    else if (name == "rtx5090")
+      gpus.push_back(test::fake_rtx5090());
+    else if (name == "gb10")
+      gpus.push_back(test::fake_gb10());
+    else
+      ADD_FAILURE() << "unknown fake GPU \"" << name
+                    << "\" (h200, rtx5090, gb10, none, driver_error)";
   }
   return std::make_unique<test::FakeDevices>(std::move(gpus));
 }
@@ -125,7 +133,8 @@ std::unique_ptr<test::FakeDevices> devices_named(const std::string& spec) {
 
 std::string pointer_token(const std::string& key) {
   std::string out;
-  for (char ch : key) out += ch == '~' ? std::string("~0") : ch == '/' ? std::string("~1") : std::string(1, ch);
+  for (char ch : key)
+    out += ch == '~' ? std::string("~0") : ch == '/' ? std::string("~1") : std::string(1, ch);
   return out;
 }
 
@@ -140,8 +149,10 @@ void json_differences(const nlohmann::json& want, const nlohmann::json& got, con
   }
   if (want.is_object()) {
     for (const auto& [k, v] : want.items()) {
-      if (!got.contains(k)) out.push_back(at + "/" + pointer_token(k) + ": missing (expected " + v.dump() + ")");
-      else json_differences(v, got.at(k), at + "/" + pointer_token(k), out, limit);
+      if (!got.contains(k))
+        out.push_back(at + "/" + pointer_token(k) + ": missing (expected " + v.dump() + ")");
+      else
+        json_differences(v, got.at(k), at + "/" + pointer_token(k), out, limit);
       if (out.size() >= limit) return;
     }
     for (const auto& [k, v] : got.items())
@@ -154,11 +165,12 @@ void json_differences(const nlohmann::json& want, const nlohmann::json& got, con
     for (std::size_t i = 0; i < n && out.size() < limit; ++i)
       json_differences(want[i], got[i], at + "/" + std::to_string(i), out, limit);
     if (want.size() != got.size() && out.size() < limit)
-      out.push_back(at + "/" + std::to_string(n) + ": " + std::to_string(want.size()) + " elements expected, " +
-                    std::to_string(got.size()) + " got");
+      out.push_back(at + "/" + std::to_string(n) + ": " + std::to_string(want.size()) +
+                    " elements expected, " + std::to_string(got.size()) + " got");
     return;
   }
-  if (want != got) out.push_back((at.empty() ? "/" : at) + ": expected " + want.dump() + ", got " + got.dump());
+  if (want != got)
+    out.push_back((at.empty() ? "/" : at) + ": expected " + want.dump() + ", got " + got.dump());
 }
 
 std::vector<std::string> lines_of(const std::string& s) {
@@ -180,7 +192,9 @@ std::string text_diff(const std::string& want, const std::string& got) {
   std::size_t head = 0;
   while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
   std::size_t tail = 0;
-  while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
+  while (tail < a.size() - head && tail < b.size() - head &&
+         a[a.size() - 1 - tail] == b[b.size() - 1 - tail])
+    ++tail;
   std::string out = "@@ line " + std::to_string(head + 1) + " @@\n";
   for (std::size_t i = head; i < a.size() - tail; ++i) out += "-" + a[i] + "\n";
   for (std::size_t i = head; i < b.size() - tail; ++i) out += "+" + b[i] + "\n";
@@ -240,10 +254,14 @@ TEST_P(Golden, Case) {
   if (std::getenv("TILEFIT_UPDATE_GOLDEN") != nullptr) {
     std::string changed;
     if (r.exit_code != c.exit_code)
-      changed += "exit: " + std::to_string(c.exit_code) + " -> " + std::to_string(r.exit_code) + "\n";
-    if (c.stderr_text && *c.stderr_text != r.err) changed += "stderr:\n" + text_diff(*c.stderr_text, r.err);
-    if (const std::string d = stdout_difference(c.stdout_text, r.out, 1000); !d.empty() || c.stdout_text != r.out)
-      changed += "stdout:\n" + (d.empty() ? std::string("  (the same JSON; the text differs)\n") : d);
+      changed +=
+          "exit: " + std::to_string(c.exit_code) + " -> " + std::to_string(r.exit_code) + "\n";
+    if (c.stderr_text && *c.stderr_text != r.err)
+      changed += "stderr:\n" + text_diff(*c.stderr_text, r.err);
+    if (const std::string d = stdout_difference(c.stdout_text, r.out, 1000);
+        !d.empty() || c.stdout_text != r.out)
+      changed +=
+          "stdout:\n" + (d.empty() ? std::string("  (the same JSON; the text differs)\n") : d);
     if (changed.empty()) return;
     c.exit_code = r.exit_code;
     if (c.stderr_text) c.stderr_text = r.err;
@@ -254,12 +272,15 @@ TEST_P(Golden, Case) {
   }
 
   EXPECT_EQ(r.exit_code, c.exit_code) << name << " (tilefit " << c.args << "); stderr: " << r.err;
-  if (c.stderr_text) EXPECT_EQ(r.err, *c.stderr_text) << name << ": stderr differs:\n" << text_diff(*c.stderr_text, r.err);
+  if (c.stderr_text)
+    EXPECT_EQ(r.err, *c.stderr_text) << name << ": stderr differs:\n"
+                                     << text_diff(*c.stderr_text, r.err);
   const std::string d = stdout_difference(c.stdout_text, r.out, 1);
-  EXPECT_TRUE(d.empty()) << name << " (tilefit " << c.args << "): stdout differs "
-                         << (as_json(c.stdout_text) ? "at the first differing JSON pointer" : "")
-                         << " (TILEFIT_UPDATE_GOLDEN=1 rewrites the case and prints what changed):\n"
-                         << d;
+  EXPECT_TRUE(d.empty())
+      << name << " (tilefit " << c.args << "): stdout differs "
+      << (as_json(c.stdout_text) ? "at the first differing JSON pointer" : "")
+      << " (TILEFIT_UPDATE_GOLDEN=1 rewrites the case and prints what changed):\n"
+      << d;
 }
 
 std::string case_name(const ::testing::TestParamInfo<std::string>& info) {
@@ -276,7 +297,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(case_files()), case_
 TEST(GoldenFormat, SectionsRoundTrip) {
   const std::string path = ::testing::TempDir() + "tilefit_roundtrip.case";
   const std::string text =
-      "# a comment\n## args\ncheck - --arch sm_90\n## devices\nh200,rtx5090\n## stdin\n[1,\n2]\n## exit\n1\n"
+      "# a comment\n## args\ncheck - --arch sm_90\n## devices\nh200,rtx5090\n## stdin\n[1,\n2]\n## "
+      "exit\n1\n"
       "## stderr\nerror: x\n## stdout\n## not a section inside stdout\nlast line without newline";
   std::ofstream(path, std::ios::binary) << text;
   const GoldenCase c = parse_case(path);
@@ -296,7 +318,8 @@ TEST(GoldenFormat, JsonIsComparedStructurallyAndNamesThePointer) {
   EXPECT_EQ(stdout_difference("{\"a\": 1, \"b\": [1, 2]}\n", "{\"b\":[1,2],\"a\":1}", 1), "");
   EXPECT_EQ(stdout_difference("{\"a\": 1, \"b\": [1, 2]}", "{\"a\": 1, \"b\": [1, 3]}", 1),
             "  /b/1: expected 2, got 3\n");
-  EXPECT_EQ(stdout_difference("{\"a/b\": {\"c\": 1}}", "{\"a/b\": {}}", 1), "  /a~1b/c: missing (expected 1)\n");
+  EXPECT_EQ(stdout_difference("{\"a/b\": {\"c\": 1}}", "{\"a/b\": {}}", 1),
+            "  /a~1b/c: missing (expected 1)\n");
   EXPECT_EQ(stdout_difference("[1]", "[1, 2]", 1), "  /1: 1 elements expected, 2 got\n");
   EXPECT_EQ(stdout_difference("{\"a\": 1}", "{\"a\": \"1\"}", 1), "  /a: expected 1, got \"1\"\n");
 }

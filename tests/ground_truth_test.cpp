@@ -38,7 +38,8 @@ TEST_P(GroundTruth, MatchesMeasured) {
   const model::Result r = model::evaluate(cfg, arch->limits);
   std::string notes;
   for (const auto& n : test::notes(r)) notes += "\n  note: " + n;
-  EXPECT_EQ(std::string(model::status_name(r.status)), row.expect["status"].get<std::string>()) << notes;
+  EXPECT_EQ(std::string(model::status_name(r.status)), row.expect["status"].get<std::string>())
+      << notes;
   if (row.expect.contains("stages")) {
     EXPECT_EQ(r.stages, row.expect["stages"].get<int>()) << notes;
   }
@@ -68,8 +69,8 @@ std::string row_name(const ::testing::TestParamInfo<GroundTruthRow>& info) {
   return n;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cutlass47, GroundTruth, ::testing::ValuesIn(load_rows("cutlass-4.7.jsonl")),
-                         row_name);
+INSTANTIATE_TEST_SUITE_P(Cutlass47, GroundTruth,
+                         ::testing::ValuesIn(load_rows("cutlass-4.7.jsonl")), row_name);
 // Rows measured for this project with the same method (tests/data/README.md says how).
 INSTANTIATE_TEST_SUITE_P(MeasuredSm80, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-sm80.jsonl")), row_name);
@@ -91,7 +92,8 @@ INSTANTIATE_TEST_SUITE_P(MeasuredTriton36, GroundTruth,
 // The 1920-config tuner grid (fp16 tutorial matmul), compiled by Triton 3.6.0 for sm_90 on the H200
 // and cross-compiled for sm_120 and sm_89 (docs/tuner-pruning.md, tools/triton/validate_prune.py).
 INSTANTIATE_TEST_SUITE_P(MeasuredTriton36Grid, GroundTruth,
-                         ::testing::ValuesIn(load_rows("measured-triton-3.6-grid.jsonl")), row_name);
+                         ::testing::ValuesIn(load_rows("measured-triton-3.6-grid.jsonl")),
+                         row_name);
 
 TEST(GroundTruthData, HasEveryFamily) {
   std::set<std::string> families;

@@ -45,7 +45,8 @@ TEST(Invariants, BreakdownSumsAndMaxStagesIsTight) {
               auto c = test::make_config(k.family, k.arch, m, n, kk, k.a, k.b);
               c.grouped = grouped && std::string(k.family) != "sm80_multistage";
               c.epilogue.variant = epi;
-              if (std::string(k.family) == "sm80_multistage") c.warp = std::array<long long, 3>{m / 2, n / 2, kk};
+              if (std::string(k.family) == "sm80_multistage")
+                c.warp = std::array<long long, 3>{m / 2, n / 2, kk};
               if (std::string(k.family) == "sm100_umma" && m == 256) {
                 c.schedule = model::Schedule::Sm2;
                 c.cluster = {2, 1, 1};
@@ -67,11 +68,14 @@ TEST(Invariants, BreakdownSumsAndMaxStagesIsTight) {
                 last = b;
               }
               if (r.max_stages > 0) {
-                EXPECT_LE(fam->layout(c, plan, r.max_stages).kernel.size, lim.optin_per_block) << where;
+                EXPECT_LE(fam->layout(c, plan, r.max_stages).kernel.size, lim.optin_per_block)
+                    << where;
                 if (r.max_stages < model::kMaxStages) {
-                  EXPECT_GT(fam->layout(c, plan, r.max_stages + 1).kernel.size, lim.optin_per_block) << where;
+                  EXPECT_GT(fam->layout(c, plan, r.max_stages + 1).kernel.size, lim.optin_per_block)
+                      << where;
                 }
-                EXPECT_EQ(r.max_stages_smem, fam->layout(c, plan, r.max_stages).kernel.size) << where;
+                EXPECT_EQ(r.max_stages_smem, fam->layout(c, plan, r.max_stages).kernel.size)
+                    << where;
               } else {
                 const int lo = plan.min_stages < 1 ? 1 : plan.min_stages;
                 EXPECT_GT(fam->layout(c, plan, lo).kernel.size, lim.optin_per_block) << where;
@@ -105,14 +109,22 @@ TEST(Invariants, SizesExactlyWhenAKernelExists) {
     model::Launcher launcher = model::Launcher::None;
   };
   const Grid grids[] = {
-      {"sm120_blockscaled", 120, "nvfp4"}, {"sm120_blockscaled", 121, "mxfp8"},
-      {"sm120_dense", 120, "e4m3"},        {"sm120_dense", 120, "bf16"},  // no SM120 bf16 builder
-      {"sm90_tma_ws", 90, "bf16"},         {"sm90_tma_ws", 90, "e4m3"},
-      {"sm100_umma", 100, "bf16"},         {"sm100_umma", 100, "nvfp4"},
-      {"sm80_multistage", 80, "f16"},      {"sm80_multistage", 89, "bf16"},
-      {"triton_matmul", 90, "bf16"},       {"triton_fused_moe", 120, "bf16"},
-      {"", 89, "e4m3", model::Launcher::Vllm}, {"", 90, "e4m3", model::Launcher::Vllm},
-      {"", 100, "e4m3", model::Launcher::Sglang}, {"", 120, "e4m3", model::Launcher::Sglang},
+      {"sm120_blockscaled", 120, "nvfp4"},
+      {"sm120_blockscaled", 121, "mxfp8"},
+      {"sm120_dense", 120, "e4m3"},
+      {"sm120_dense", 120, "bf16"},  // no SM120 bf16 builder
+      {"sm90_tma_ws", 90, "bf16"},
+      {"sm90_tma_ws", 90, "e4m3"},
+      {"sm100_umma", 100, "bf16"},
+      {"sm100_umma", 100, "nvfp4"},
+      {"sm80_multistage", 80, "f16"},
+      {"sm80_multistage", 89, "bf16"},
+      {"triton_matmul", 90, "bf16"},
+      {"triton_fused_moe", 120, "bf16"},
+      {"", 89, "e4m3", model::Launcher::Vllm},
+      {"", 90, "e4m3", model::Launcher::Vllm},
+      {"", 100, "e4m3", model::Launcher::Sglang},
+      {"", 120, "e4m3", model::Launcher::Sglang},
   };
   std::set<std::string> families;
   int invalid_sized = 0, invalid_unsized = 0, checked = 0;
@@ -121,7 +133,8 @@ TEST(Invariants, SizesExactlyWhenAKernelExists) {
       for (long long n : {8, 24, 64, 128, 256})
         for (long long k : {16, 48, 64, 128})
           for (int stages : {0, 1, 2, 4})
-            for (auto sch : {model::Schedule::Auto, model::Schedule::Cooperative, model::Schedule::Pingpong}) {
+            for (auto sch :
+                 {model::Schedule::Auto, model::Schedule::Cooperative, model::Schedule::Pingpong}) {
               model::KernelConfig c = test::make_config(g.family, g.arch, m, n, k, g.a);
               c.launcher = g.launcher;
               if (g.launcher != model::Launcher::None) c.c = c.d = model::DType::BF16;
@@ -147,7 +160,9 @@ TEST(Invariants, SizesExactlyWhenAKernelExists) {
                 EXPECT_TRUE(sized) << where;
               }
               switch (r.status) {
-                case model::Status::Fits: EXPECT_TRUE(sized) << where; break;
+                case model::Status::Fits:
+                  EXPECT_TRUE(sized) << where;
+                  break;
                 case model::Status::DoesNotFit:
                   EXPECT_EQ(sized, !test::has(r, Code::auto_stages_below_minimum)) << where;
                   break;

@@ -588,8 +588,8 @@ TEST(KernelName, Errors) {
        79, "cpasync_1sm",
        "cp.async (non-TMA) mainloops are not modelled; tilefit models the TMA warp-specialized "
        "kernels"},
-      {"cutlass3x_sm100_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_0_tnt_align2_1sm", 77,
-       "align2", "the TMA kernels need 16-byte-aligned A and B (2 x bf16 is not)"},
+      {"cutlass3x_sm100_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_0_tnt_align2_1sm",
+       77, "align2", "the TMA kernels need 16-byte-aligned A and B (2 x bf16 is not)"},
       {"cutlass3x_sm100_tensorop_moe_gemm_e4m3_e4m3_f32_f16_f16_128x128x128_1x1x1_0_tnn_align16_"
        "mixed_cpasync_1sm",
        25, "moe_gemm", "the MoE grouped GEMM (MoeGroupedUniversal3x) is not modelled"},
@@ -697,8 +697,10 @@ TEST(KernelNameReader, StringsInTheConfigsArrayAndNameOnTheCli) {
 
   const auto bad = test::run_command("check --builtin --name cutlass3x_sm90_sptensorop_gemm_x");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("error: --name: config #0 \"cutlass3x_sm90_sptensorop_gemm_x\": not a CUTLASS kernel name tilefit reads: \"sptensorop\" (offset 15)"),
-            std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("error: --name: config #0 \"cutlass3x_sm90_sptensorop_gemm_x\": not a "
+                         "CUTLASS kernel name tilefit reads: \"sptensorop\" (offset 15)"),
+            std::string::npos)
+      << bad.err;
 
   const auto sweep = test::run_command("sweep --builtin --format csv --name " + name);
   EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
@@ -714,9 +716,9 @@ namespace {
 // A name goes straight into its typed config (no JSON text read back): the same config as the
 // JSON it stands for, read by the reader.
 TEST(KernelNameTyped, TheTypedConfigIsTheConfigOfItsJson) {
-  for (const std::string name :
-       {"cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
-        "cutlass_tensorop_s16816gemm_f16_256x128_32x3_nn_align8"}) {
+  for (const std::string name : {"cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_"
+                                 "1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+                                 "cutlass_tensorop_s16816gemm_f16_256x128_32x3_nn_align8"}) {
     const auto typed = config_from_kernel_name(name);
     ASSERT_TRUE(std::holds_alternative<NamedConfig>(typed)) << name;
     const NamedConfig& n = std::get<NamedConfig>(typed);

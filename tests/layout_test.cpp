@@ -12,8 +12,8 @@ namespace {
 
 TEST(Layout, StructPlacesMembersAtTheirAlignment) {
   // { char (1 @0); int64 (8 @8); char (1 @16) } -> end 17, align 8 -> sizeof 24.
-  const Field s = make_struct({leaf(Component::A, 1, 1), leaf(Component::B, 8, 8),
-                               leaf(Component::SFA, 1, 1)});
+  const Field s =
+      make_struct({leaf(Component::A, 1, 1), leaf(Component::B, 8, 8), leaf(Component::SFA, 1, 1)});
   EXPECT_EQ(s.size, 24);
   EXPECT_EQ(s.align, 8);
   EXPECT_EQ(s.part(Component::Padding), 14);  // 7 before the int64, 7 at the end
@@ -41,7 +41,7 @@ TEST(Layout, UnionTakesTheLargestMemberRoundedToTheLargestAlignment) {
 TEST(Layout, ArrayContainers) {
   EXPECT_EQ(array_aligned(Component::SFA, 1000).size, 1008);  // ru(1000, 16)
   EXPECT_EQ(array_aligned(Component::SFA, 1000).align, 16);
-  EXPECT_EQ(array_aligned(Component::SFA, 0).size, 16);      // empty alignas(16) class
+  EXPECT_EQ(array_aligned(Component::SFA, 0).size, 16);        // empty alignas(16) class
   EXPECT_EQ(array_subbyte(Component::A, 4 * 1001).size, 501);  // ceil(4004 bits / 8)
   EXPECT_EQ(array_subbyte(Component::A, 4 * 1001).align, 1);
   EXPECT_EQ(array_engine(Component::A, 128 * 128, 4).size, 8192);
@@ -51,7 +51,7 @@ TEST(Layout, ArrayContainers) {
 TEST(Layout, PipelineBarriers) {
   EXPECT_EQ(pipeline_barriers(Component::MainloopBarriers, 4).size, 64);  // 16 per stage
   EXPECT_EQ(pipeline_barriers(Component::MainloopBarriers, 4).align, 8);
-  EXPECT_EQ(pipeline_barriers(Component::EpilogueBarriers, 0).size, 2);   // two empty arrays
+  EXPECT_EQ(pipeline_barriers(Component::EpilogueBarriers, 0).size, 2);  // two empty arrays
 }
 
 TEST(Layout, SwizzleAlignment) {

@@ -9,7 +9,11 @@ namespace tilefit {
 namespace {
 
 TEST(Overflow, LargestTilesAndStagesStayExact) {
-  struct Case { const char* family; int arch; const char* op; };
+  struct Case {
+    const char* family;
+    int arch;
+    const char* op;
+  };
   for (const Case& k : {Case{"sm120_blockscaled", 120, "nvfp4"}, Case{"sm120_dense", 120, "e4m3"},
                         Case{"sm90_tma_ws", 90, "f32"}, Case{"sm100_umma", 100, "bf16"},
                         Case{"sm80_multistage", 80, "f32"}}) {

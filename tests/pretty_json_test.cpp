@@ -21,7 +21,9 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string nlohmann_text(const ordered_json& j) { return j.dump(2, ' ', false, ordered_json::error_handler_t::replace); }
+std::string nlohmann_text(const ordered_json& j) {
+  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace);
+}
 
 std::string ours(const ordered_json& j, unsigned indent = 0) {
   std::string out;
@@ -45,24 +47,29 @@ TEST(PrettyJson, EveryKindOfValueAsNlohmannWritesIt) {
   j["plain"] = "CtaShape128x256x64B";
   j[""] = "empty key";
   j["quote \" and backslash \\"] = "a \"quoted\" \\ value";
-  j["controls"] = std::string("tab\t nl\n cr\r bell\x07 nul") + std::string(1, '\0') + " esc\x1b del\x7f";
+  j["controls"] =
+      std::string("tab\t nl\n cr\r bell\x07 nul") + std::string(1, '\0') + " esc\x1b del\x7f";
   j["utf8"] = "déjà vu — ×  U+202E:\u202e";
   j["not utf8"] = std::string("bad \xff\xfe byte \xc3");
   // One special byte per string: a string is written by hand only when all of it is plain.
   j["one each"] = ordered_json::array();
-  for (int c = 0; c < 256; ++c) j["one each"].push_back(std::string("x") + static_cast<char>(c) + "y");
-  j["ints"] = {0, -1, 1, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+  for (int c = 0; c < 256; ++c)
+    j["one each"].push_back(std::string("x") + static_cast<char>(c) + "y");
+  j["ints"] = {0, -1, 1, std::numeric_limits<std::int64_t>::min(),
+               std::numeric_limits<std::int64_t>::max()};
   j["unsigned"] = std::numeric_limits<std::uint64_t>::max();
   j["floats"] = {0.5, -0.0, 1e300, 3.0, 0.1, 123456789.125};
   j["bools"] = {true, false};
   j["null"] = nullptr;
   j["empty object"] = ordered_json::object();
   j["empty array"] = ordered_json::array();
-  j["nested"] = {{"a", ordered_json::array({ordered_json::object(), ordered_json::array(), {{"b", {1, 2}}}})}};
+  j["nested"] = {
+      {"a", ordered_json::array({ordered_json::object(), ordered_json::array(), {{"b", {1, 2}}}})}};
   EXPECT_EQ(ours(j), nlohmann_text(j));
   for (unsigned by : {2u, 4u, 7u}) EXPECT_EQ(ours(j, by), reindented(nlohmann_text(j), by)) << by;
-  for (const ordered_json& scalar : {ordered_json("x"), ordered_json(1), ordered_json(2.5), ordered_json(nullptr),
-                                     ordered_json::array(), ordered_json::object()})
+  for (const ordered_json& scalar :
+       {ordered_json("x"), ordered_json(1), ordered_json(2.5), ordered_json(nullptr),
+        ordered_json::array(), ordered_json::object()})
     EXPECT_EQ(ours(scalar, 4), nlohmann_text(scalar));
 }
 
@@ -70,18 +77,21 @@ TEST(PrettyJson, TheCheckDocumentOfEveryMeasuredRow) {
   analysis::TargetRequest req;
   req.mode = analysis::TargetRequest::Mode::builtin;
   std::size_t results = 0;
-  for (const char* f : {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl", "measured-sm120-sm90.jsonl",
-                        "fp8-engines-cutlass-4.7.jsonl", "measured-fp8-engines.jsonl", "triton-3.6.jsonl",
-                        "measured-triton-3.6.jsonl"}) {
+  for (const char* f :
+       {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
+        "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl", "measured-fp8-engines.jsonl",
+        "triton-3.6.jsonl", "measured-triton-3.6.jsonl"}) {
     nlohmann::json configs = nlohmann::json::array();
     for (const auto& row : test::load_rows(f)) configs.push_back(row.config);
     const analysis::CheckRun run =
-        analysis::check_configs(io::load<io::LoadResult>(io::Source::text(configs.dump(), f)), req, device::system_devices());
+        analysis::check_configs(io::load<io::LoadResult>(io::Source::text(configs.dump(), f)), req,
+                                device::system_devices());
     const ordered_json doc = report::to_json(run);
     EXPECT_EQ(ours(doc), nlohmann_text(doc)) << f;
     // The streamed writer (one result at a time) gives the same bytes as the tree.
     std::string streamed;
-    auto w = report::CheckWriter::make(report::Format::json, false, run, [&](std::string_view s) { streamed += s; });
+    auto w = report::CheckWriter::make(report::Format::json, false, run,
+                                       [&](std::string_view s) { streamed += s; });
     for (const auto& e : run.entries) w->entry(analysis::Entry(e));
     for (const auto& p : run.problems) w->problem(analysis::Problem(p));
     w->finish(analysis::tally(run));

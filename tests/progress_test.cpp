@@ -19,8 +19,10 @@ TEST(Progress, LineFormat) {
             "sweep: 3000000/10000000 candidates (30%), 1.5M/s, 5 s left");
   EXPECT_EQ(Progress::line("sweep", 1000, 100000, 1.0),
             "sweep: 1000/100000 candidates (1%), 1.0k/s, 1 min 39 s left");
-  EXPECT_EQ(Progress::line("sweep", 25, 100, 1.0), "sweep: 25/100 candidates (25%), 25/s, 3 s left");
-  EXPECT_EQ(Progress::line("sweep", 100, 100, 4.0), "sweep: 100/100 candidates (100%), 25/s, 0 s left");
+  EXPECT_EQ(Progress::line("sweep", 25, 100, 1.0),
+            "sweep: 25/100 candidates (25%), 25/s, 3 s left");
+  EXPECT_EQ(Progress::line("sweep", 100, 100, 4.0),
+            "sweep: 100/100 candidates (100%), 25/s, 0 s left");
   EXPECT_EQ(Progress::line("sweep", 0, 100, 0.0), "sweep: 0/100 candidates (0%), 0/s, ? left");
 }
 
@@ -55,14 +57,18 @@ TEST(Progress, ForcedOnDrawsInPlaceAndClearsAtTheEnd) {
   const SweepRun r = sweep(false, 1.0, {"--progress"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // Read at the start (t=1), then at each 4096 candidates: t=2, 3, 4, 5 (and the end).
-  EXPECT_NE(r.err.find("\rsweep: 4096/16384 candidates (25%), 4.1k/s, 3 s left"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("\rsweep: 12288/16384 candidates (75%), 4.1k/s, 1 s left"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\rsweep: 4096/16384 candidates (25%), 4.1k/s, 3 s left"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\rsweep: 12288/16384 candidates (75%), 4.1k/s, 1 s left"),
+            std::string::npos)
+      << r.err;
   // One line, rewritten with '\r', never a newline; erased at the end.
   EXPECT_EQ(r.err.find('\n'), std::string::npos) << r.err;
   ASSERT_GE(r.err.size(), 2u);
   EXPECT_EQ(r.err.back(), '\r');
   const std::size_t erase = r.err.rfind('\r', r.err.size() - 2);
-  EXPECT_EQ(r.err.substr(erase + 1, r.err.size() - erase - 2).find_first_not_of(' '), std::string::npos);
+  EXPECT_EQ(r.err.substr(erase + 1, r.err.size() - erase - 2).find_first_not_of(' '),
+            std::string::npos);
   // Standard output is the same as without the line.
   EXPECT_EQ(r.out, sweep(false, 1.0, {"--no-progress"}).out);
 }
@@ -72,9 +78,7 @@ TEST(Progress, OnByDefaultOnlyOnATerminal) {
   EXPECT_EQ(sweep(false, 1.0, {}).err, "");  // a pipe, a file, CI
 }
 
-TEST(Progress, NoProgressSilences) {
-  EXPECT_EQ(sweep(true, 1.0, {"--no-progress"}).err, "");
-}
+TEST(Progress, NoProgressSilences) { EXPECT_EQ(sweep(true, 1.0, {"--no-progress"}).err, ""); }
 
 TEST(Progress, NotForRunsUnderASecond) {
   EXPECT_EQ(sweep(true, 0.0001, {}).err, "");

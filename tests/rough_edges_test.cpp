@@ -30,7 +30,8 @@ struct TempFile {
   std::string path;
 };
 
-const char* kFinalize = R"({"arch": "sm_120", "dtype": "nvfp4", "grouped": true, "epilogue": "finalize", "tile": "CtaShape128x256x64B"})";
+const char* kFinalize =
+    R"({"arch": "sm_120", "dtype": "nvfp4", "grouped": true, "epilogue": "finalize", "tile": "CtaShape128x256x64B"})";
 
 int count(const std::string& s, const std::string& what) {
   int n = 0;
@@ -44,7 +45,8 @@ TEST(RoughEdges, JsonModeStillWritesErrorsToStderr) {
   for (const char* cmd : {"check", "sweep", "suggest"}) {
     const auto r = run_in_process({cmd, "nope.json", "--builtin", "--format", "json"});
     EXPECT_EQ(r.exit_code, 2) << cmd;
-    EXPECT_EQ(r.err, "error: nope.json: cannot open: No such file or directory\n") << cmd << ": " << r.err;
+    EXPECT_EQ(r.err, "error: nope.json: cannot open: No such file or directory\n")
+        << cmd << ": " << r.err;
     const auto j = nlohmann::json::parse(r.out);  // and inside the JSON
     ASSERT_EQ(j["errors"].size(), 1u) << cmd;
     EXPECT_EQ(j["errors"][0]["text"], "nope.json: cannot open: No such file or directory");
@@ -58,36 +60,40 @@ TEST(RoughEdges, JsonModeStillWritesErrorsToStderr) {
 TEST(RoughEdges, PathThatIsNotUtf8IsEscapedNeverACrash) {
   const TempFile good("good_cfg.json", std::string("[") + kFinalize + "]");
   const std::string bad = std::string(::testing::TempDir()) + "bad\xff\xfe.json";
-  {
-    std::ofstream(bad, std::ios::binary) << "[" << kFinalize << "]";
-  }
+  { std::ofstream(bad, std::ios::binary) << "[" << kFinalize << "]"; }
   const auto r = run_in_process({"check", good.path, bad, "--builtin", "--format", "json"});
   std::remove(bad.c_str());
   EXPECT_EQ(r.exit_code, 1) << r.err;  // both analysed: the FINALIZE tile does not fit
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["results"].size(), 2u);
   EXPECT_EQ(j["results"][1]["file"], std::string(::testing::TempDir()) + "bad<0xFF><0xFE>.json");
-  EXPECT_NE(r.err.find("warning: " + std::string(::testing::TempDir()) +
-                       "bad<0xFF><0xFE>.json: the path is not printable UTF-8; it is named with <0xXX> escapes"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find(
+          "warning: " + std::string(::testing::TempDir()) +
+          "bad<0xFF><0xFE>.json: the path is not printable UTF-8; it is named with <0xXX> escapes"),
+      std::string::npos)
       << r.err;
 }
 
 // ---- 3. check streams: bounded memory, the same bytes as before -------------------------------
 
 analysis::CheckRun run_of(const std::string& text, const analysis::TargetRequest& req) {
-  return analysis::check_configs(io::load<io::LoadResult>(io::Source::text(text, "x.json")), req, device::system_devices());
+  return analysis::check_configs(io::load<io::LoadResult>(io::Source::text(text, "x.json")), req,
+                                 device::system_devices());
 }
 
 TEST(RoughEdges, StreamedJsonIsByteForByteTheDocument) {
   analysis::TargetRequest req;
   req.mode = analysis::TargetRequest::Mode::builtin;
-  const analysis::CheckRun run = run_of(std::string("[") + kFinalize + R"(, {"name": "no_arch", "tile": [128,128,64]},
-      {"arch": "sm_90", "dtype": "bf16", "tile": [128, 256, 64]}])", req);
+  const analysis::CheckRun run =
+      run_of(std::string("[") + kFinalize + R"(, {"name": "no_arch", "tile": [128,128,64]},
+      {"arch": "sm_90", "dtype": "bf16", "tile": [128, 256, 64]}])",
+             req);
   ASSERT_EQ(run.entries.size(), 2u);
   ASSERT_EQ(run.problems.size(), 1u);
   std::string text;
-  auto w = report::CheckWriter::make(report::Format::json, false, run, [&](std::string_view s) { text += s; });
+  auto w = report::CheckWriter::make(report::Format::json, false, run,
+                                     [&](std::string_view s) { text += s; });
   for (const auto& e : run.entries) w->entry(analysis::Entry(e));
   for (const auto& p : run.problems) w->problem(analysis::Problem(p));
   w->finish(analysis::tally(run));
@@ -96,7 +102,8 @@ TEST(RoughEdges, StreamedJsonIsByteForByteTheDocument) {
   // No results at all: "results": [].
   const analysis::CheckRun none = run_of("[]", req);
   std::string empty;
-  auto w2 = report::CheckWriter::make(report::Format::json, false, none, [&](std::string_view s) { empty += s; });
+  auto w2 = report::CheckWriter::make(report::Format::json, false, none,
+                                      [&](std::string_view s) { empty += s; });
   w2->finish(analysis::tally(none));
   EXPECT_EQ(empty, report::to_json(none).dump(2) + "\n");
 }
@@ -106,8 +113,10 @@ TEST(RoughEdges, TableWidthsComeFromALookAheadThenRowsStream) {
   // the long name widens only its own row.
   std::string cfgs = "[";
   for (std::size_t i = 0; i < report::kTableLookAhead; ++i)
-    cfgs += std::string(i ? "," : "") + R"({"name": "c)" + std::to_string(i) + R"(", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]})";
-  cfgs += R"(, {"name": "a_much_longer_name_than_any_before", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]}])";
+    cfgs += std::string(i ? "," : "") + R"({"name": "c)" + std::to_string(i) +
+            R"(", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]})";
+  cfgs +=
+      R"(, {"name": "a_much_longer_name_than_any_before", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]}])";
   const TempFile f("many.json", cfgs);
   const auto r = run_in_process({"check", f.path, "--builtin"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -121,7 +130,9 @@ TEST(RoughEdges, TableWidthsComeFromALookAheadThenRowsStream) {
   for (const std::string& line : lines)
     if (line.rfind("a_much_longer_name_than_any_before", 0) == 0) {
       late_seen = true;
-      EXPECT_EQ(line.find("  sm90_tma_ws"), std::string("a_much_longer_name_than_any_before").size()) << line;
+      EXPECT_EQ(line.find("  sm90_tma_ws"),
+                std::string("a_much_longer_name_than_any_before").size())
+          << line;
     }
   EXPECT_TRUE(late_seen);
   const std::string summary = "\n1001 configs: 1001 fit, 0 do not fit, 0 invalid\n";
@@ -133,10 +144,15 @@ TEST(RoughEdges, TableWidthsComeFromALookAheadThenRowsStream) {
 TEST(RoughEdges, EmptyArchIsAnErrorNotNoArch) {
   const auto r = run_in_process({"check", "configs/sm120_moe_finalize.json", "--arch", ""});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err.rfind("error: --arch \"\": no architecture given (an unset variable?); allowed: ", 0), 0u) << r.err;
-  const auto comma = run_in_process({"check", "configs/sm120_moe_finalize.json", "--arch", "sm_120,"});
+  EXPECT_EQ(
+      r.err.rfind("error: --arch \"\": no architecture given (an unset variable?); allowed: ", 0),
+      0u)
+      << r.err;
+  const auto comma =
+      run_in_process({"check", "configs/sm120_moe_finalize.json", "--arch", "sm_120,"});
   EXPECT_EQ(comma.exit_code, 2);
-  EXPECT_EQ(comma.err.rfind("error: --arch \"sm_120,\": an empty architecture in the list", 0), 0u) << comma.err;
+  EXPECT_EQ(comma.err.rfind("error: --arch \"sm_120,\": an empty architecture in the list", 0), 0u)
+      << comma.err;
   const auto sweep = run_in_process({"sweep", "configs/sm120_moe_finalize.json", "--arch", ""});
   EXPECT_EQ(sweep.exit_code, 2);
 }
@@ -162,12 +178,16 @@ TEST(RoughEdges, SingleConfigObjectIsAccepted) {
   const TempFile back("back.json", j["results"][0]["config"].dump());
   const auto r = run_in_process({"check", back.path, "--format", "json"});
   EXPECT_EQ(r.err, "");
-  EXPECT_EQ(nlohmann::json::parse(r.out)["results"][0]["smem_bytes"], j["results"][0]["smem_bytes"]);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["results"][0]["smem_bytes"],
+            j["results"][0]["smem_bytes"]);
   // A config object that also holds a configs array is one error, not a guess.
-  const TempFile both("both.json", std::string(R"({"tile": [128,128,64], "arch": "sm_90", "configs": [)") + kFinalize + "]}");
+  const TempFile both(
+      "both.json",
+      std::string(R"({"tile": [128,128,64], "arch": "sm_90", "configs": [)") + kFinalize + "]}");
   const auto b = run_in_process({"check", both.path});
   EXPECT_EQ(b.exit_code, 2);
-  EXPECT_NE(b.err.find("field \"configs\": the file is one config object"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("field \"configs\": the file is one config object"), std::string::npos)
+      << b.err;
 }
 
 // ---- 10. papercuts ---------------------------------------------------------------------------
@@ -179,12 +199,16 @@ TEST(RoughEdges, NegativeDeviceIndexIsAUsageErrorInOneLine) {
     args.insert(args.end(), {"--device", "-1"});
     const auto r = run_in_process(args);
     EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
-    EXPECT_NE(r.err.find("'-1' is not a GPU index; allowed: a whole number 0, 1, 2, ..."), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("'-1' is not a GPU index; allowed: a whole number 0, 1, 2, ..."),
+              std::string::npos)
+        << r.err;
     EXPECT_LT(r.err.size(), 300u) << r.err;  // no 300-digit range
   }
   const auto d = run_in_process({"device", "--device", "-1"});
   EXPECT_EQ(d.exit_code, 2);
-  EXPECT_EQ(d.err, "error: --device '-1': not a GPU index; allowed: a whole number 0, 1, 2, ... or 'all'\n");
+  EXPECT_EQ(
+      d.err,
+      "error: --device '-1': not a GPU index; allowed: a whole number 0, 1, 2, ... or 'all'\n");
 }
 
 TEST(RoughEdges, DeviceAndProbeErrorsDoNotAdviseAnOptionTheyLack) {
@@ -201,7 +225,9 @@ TEST(RoughEdges, SweepTopAndReverseNeedWhatTheyMean) {
   for (const char* top : {"-1", "0", "x"}) {
     const auto r = run_in_process({"sweep", space, "--sort", "stages", "--top", top});
     EXPECT_EQ(r.exit_code, 2) << top;
-    EXPECT_NE(r.err.find("is not a count of candidates; allowed: a whole number 1, 2, 3, ..."), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is not a count of candidates; allowed: a whole number 1, 2, 3, ..."),
+              std::string::npos)
+        << r.err;
   }
   const auto rev = run_in_process({"sweep", space, "--reverse"});
   EXPECT_EQ(rev.exit_code, 2);
@@ -209,10 +235,14 @@ TEST(RoughEdges, SweepTopAndReverseNeedWhatTheyMean) {
 }
 
 TEST(RoughEdges, BreakdownWithAnotherFormatIsAnError) {
-  const auto j = run_in_process({"check", "configs/sm120_moe_finalize.json", "--format", "json", "--breakdown"});
+  const auto j = run_in_process(
+      {"check", "configs/sm120_moe_finalize.json", "--format", "json", "--breakdown"});
   EXPECT_EQ(j.exit_code, 2);
-  EXPECT_EQ(j.err, "error: --breakdown is for --format table; --format json always carries \"breakdown\"\n");
-  const auto c = run_in_process({"check", "configs/sm120_moe_finalize.json", "--format", "csv", "--breakdown"});
+  EXPECT_EQ(
+      j.err,
+      "error: --breakdown is for --format table; --format json always carries \"breakdown\"\n");
+  const auto c = run_in_process(
+      {"check", "configs/sm120_moe_finalize.json", "--format", "csv", "--breakdown"});
   EXPECT_EQ(c.exit_code, 2);
 }
 
@@ -227,27 +257,32 @@ TEST(RoughEdges, StandardInputTwiceIsAnError) {
 TEST(RoughEdges, CsvAndMarkdownCutByAPipeExitQuietly) {
   for (const char* fmt : {"csv", "markdown"}) {
     // End to end, the real binary: the closed pipe and SIGPIPE exist only in a real process.
-    const auto r = test::run_binary(std::string("check configs/*.json --builtin --format ") + fmt + " 2>&1 | head -c 1");
+    const auto r = test::run_binary(std::string("check configs/*.json --builtin --format ") + fmt +
+                                    " 2>&1 | head -c 1");
     EXPECT_EQ(r.err, "") << fmt;
     EXPECT_EQ(r.out.find("Broken pipe"), std::string::npos) << fmt << ": " << r.out;
   }
 }
 
 TEST(RoughEdges, TunedTableOnStdinWithoutArchIsOneError) {
-  const std::string table = R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3},
+  const std::string table =
+      R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3},
     "2": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3},
     "4": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3}})";
   const auto r = test::run_command("check -", test::with_stdin(table));
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(count(r.err, "\n"), 1) << r.err;
-  EXPECT_NE(r.err.find("<stdin>: configs without \"arch\" cannot be analysed: no GPU can be asked"), std::string::npos)
+  EXPECT_NE(r.err.find("<stdin>: configs without \"arch\" cannot be analysed: no GPU can be asked"),
+            std::string::npos)
       << r.err;
 }
 
 TEST(RoughEdges, NamesAreShownNotObeyed) {
   // A bidi override, a wide character, a backtick and a formula in names (control characters in
   // a name are refused by the reader).
-  const TempFile f("names.json", R"J([{"name": "evil\u202Egnp.json", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]},
+  const TempFile f(
+      "names.json",
+      R"J([{"name": "evil\u202Egnp.json", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]},
       {"name": "表表", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]},
       {"name": "tick`name", "arch": "sm_120", "dtype": "nvfp4", "grouped": true, "epilogue": "finalize", "tile": "CtaShape128x256x64B"},
       {"name": "=HYPERLINK(1)", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64]}])J");
@@ -278,21 +313,27 @@ TEST(RoughEdges, NamesAreShownNotObeyed) {
 }
 
 TEST(RoughEdges, CheckOnASweepSpaceSaysUseSweep) {
-  const TempFile f("space.json", R"([{"name": "s", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64], "stages": [2, 3]}])");
+  const TempFile f(
+      "space.json",
+      R"([{"name": "s", "arch": "sm_90", "dtype": "bf16", "tile": [128,128,64], "stages": [2, 3]}])");
   const auto r = run_in_process({"check", f.path});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("field \"stages\": "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("; an array of alternatives makes a sweep space: run `tilefit sweep` on this file"),
+  EXPECT_NE(r.err.find(
+                "; an array of alternatives makes a sweep space: run `tilefit sweep` on this file"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(run_in_process({"sweep", f.path}).exit_code, 0);
 }
 
 TEST(RoughEdges, SuggestOnInvalidConfigsSaysWhy) {
-  const TempFile f("invalid.json", R"([{"name": "nvfp4_on_hopper", "arch": "sm_90", "dtype": "nvfp4", "tile": [128,128,128]}])");
+  const TempFile f(
+      "invalid.json",
+      R"([{"name": "nvfp4_on_hopper", "arch": "sm_90", "dtype": "nvfp4", "tile": [128,128,128]}])");
   const auto r = run_in_process({"suggest", f.path});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.out.find("0 configs to fix, 0 with no alternative that fits; 1 invalid config (no kernel is built for "
+  EXPECT_NE(r.out.find("0 configs to fix, 0 with no alternative that fits; 1 invalid config (no "
+                       "kernel is built for "
                        "it: see the reason under it) has nothing to suggest"),
             std::string::npos)
       << r.out;

@@ -37,7 +37,8 @@ class Validator {
 
   const std::regex& regex(const std::string& pattern) const {
     auto it = regexes_.find(pattern);
-    if (it == regexes_.end()) it = regexes_.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
+    if (it == regexes_.end())
+      it = regexes_.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
     return it->second;
   }
 
@@ -45,7 +46,9 @@ class Validator {
     if (t == "object") return v.is_object();
     if (t == "array") return v.is_array();
     if (t == "string") return v.is_string();
-    if (t == "integer") return v.is_number_integer() || (v.is_number_float() && v.get<double>() == static_cast<long long>(v.get<double>()));
+    if (t == "integer")
+      return v.is_number_integer() ||
+             (v.is_number_float() && v.get<double>() == static_cast<long long>(v.get<double>()));
     if (t == "number") return v.is_number();
     if (t == "boolean") return v.is_boolean();
     if (t == "null") return v.is_null();
@@ -59,10 +62,23 @@ class Validator {
   }
 
   std::string check(const ordered_json& s, const ordered_json& v, const std::string& at) const {
-    static const std::set<std::string> kAnnotations = {"$schema", "$id", "title", "description", "examples", "$defs", "deprecated"};
-    static const std::set<std::string> kKnown = {"type", "enum", "const", "pattern", "minimum", "maximum",
-                                                 "minItems", "maxItems", "items", "properties", "required",
-                                                 "additionalProperties", "patternProperties", "anyOf", "$ref"};
+    static const std::set<std::string> kAnnotations = {
+        "$schema", "$id", "title", "description", "examples", "$defs", "deprecated"};
+    static const std::set<std::string> kKnown = {"type",
+                                                 "enum",
+                                                 "const",
+                                                 "pattern",
+                                                 "minimum",
+                                                 "maximum",
+                                                 "minItems",
+                                                 "maxItems",
+                                                 "items",
+                                                 "properties",
+                                                 "required",
+                                                 "additionalProperties",
+                                                 "patternProperties",
+                                                 "anyOf",
+                                                 "$ref"};
     for (auto it = s.begin(); it != s.end(); ++it)
       if (!kAnnotations.count(it.key()) && !kKnown.count(it.key()))
         throw std::runtime_error("the test validator does not implement \"" + it.key() + "\"");
@@ -84,20 +100,26 @@ class Validator {
       for (const auto& e : s["enum"]) ok = ok || e == v;
       if (!ok) return fail(v.dump() + " is not one of " + s["enum"].dump());
     }
-    if (s.contains("const") && s["const"] != v) return fail(v.dump() + " is not " + s["const"].dump());
+    if (s.contains("const") && s["const"] != v)
+      return fail(v.dump() + " is not " + s["const"].dump());
     if (s.contains("pattern") && v.is_string() &&
         !std::regex_search(v.get<std::string>(), regex(s["pattern"].get<std::string>())))
       return fail(v.dump() + " does not match " + s["pattern"].get<std::string>());
     if (v.is_number()) {
-      if (s.contains("minimum") && v.get<double>() < s["minimum"].get<double>()) return fail("below minimum");
-      if (s.contains("maximum") && v.get<double>() > s["maximum"].get<double>()) return fail("above maximum");
+      if (s.contains("minimum") && v.get<double>() < s["minimum"].get<double>())
+        return fail("below minimum");
+      if (s.contains("maximum") && v.get<double>() > s["maximum"].get<double>())
+        return fail("above maximum");
     }
     if (v.is_array()) {
-      if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>()) return fail("too few items");
-      if (s.contains("maxItems") && v.size() > s["maxItems"].get<std::size_t>()) return fail("too many items");
+      if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>())
+        return fail("too few items");
+      if (s.contains("maxItems") && v.size() > s["maxItems"].get<std::size_t>())
+        return fail("too many items");
       if (s.contains("items"))
         for (std::size_t i = 0; i < v.size(); ++i)
-          if (std::string e = check(s["items"], v[i], at + "/" + std::to_string(i)); !e.empty()) return e;
+          if (std::string e = check(s["items"], v[i], at + "/" + std::to_string(i)); !e.empty())
+            return e;
     }
     if (v.is_object()) {
       if (s.contains("required"))
@@ -108,7 +130,8 @@ class Validator {
         bool matched = false;
         if (s.contains("properties") && s["properties"].contains(it.key())) {
           matched = true;
-          if (std::string e = check(s["properties"][it.key()], it.value(), where); !e.empty()) return e;
+          if (std::string e = check(s["properties"][it.key()], it.value(), where); !e.empty())
+            return e;
         }
         if (s.contains("patternProperties"))
           for (auto p = s["patternProperties"].begin(); p != s["patternProperties"].end(); ++p)
@@ -145,7 +168,8 @@ ordered_json read_json(const std::filesystem::path& p) {
 }
 
 TEST(Schema, TheValidatorRejectsWhatItShould) {
-  const ordered_json s = ordered_json::parse(R"({"type": "object", "properties": {"a": {"type": "integer",
+  const ordered_json s =
+      ordered_json::parse(R"({"type": "object", "properties": {"a": {"type": "integer",
       "minimum": 1}, "b": {"anyOf": [{"type": "string", "pattern": "^x+$"}, {"type": "null"}]}},
       "required": ["a"], "additionalProperties": false})");
   const Validator v(s);
@@ -163,7 +187,8 @@ TEST(Schema, EveryShippedConfigValidates) {
   EXPECT_EQ(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
   const Validator v(schema);
   int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(test::source_path("configs")))) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(test::source_path("configs")))) {
     if (entry.path().extension() != ".json") continue;
     EXPECT_EQ(v.validate(read_json(entry.path())), "") << entry.path();
     ++files;
@@ -177,14 +202,17 @@ TEST(Schema, EveryShippedConfigValidates) {
       ++files;
     }
   // The consumer project's configs too.
-  EXPECT_EQ(v.validate(read_json(std::filesystem::path(test::source_path("tests/consumer/finalize.json")))), "");
+  EXPECT_EQ(v.validate(read_json(
+                std::filesystem::path(test::source_path("tests/consumer/finalize.json")))),
+            "");
 }
 
 TEST(Schema, EveryMeasuredConfigValidates) {
   const Validator v(report::config_schema());
   int n = 0;
-  for (const char* f : {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl", "measured-sm120-sm90.jsonl",
-                        "fp8-engines-cutlass-4.7.jsonl", "measured-fp8-engines.jsonl"})
+  for (const char* f :
+       {"cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
+        "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl", "measured-fp8-engines.jsonl"})
     for (const auto& row : test::load_rows(f)) {
       ordered_json file = ordered_json::object();
       file["configs"] = ordered_json::array();
@@ -197,17 +225,29 @@ TEST(Schema, EveryMeasuredConfigValidates) {
 
 TEST(Schema, UnknownFieldsAndBadValuesDoNotValidate) {
   const Validator v(report::config_schema());
-  auto with = [](const char* config) { return ordered_json::parse(std::string(R"({"configs": [)") + config + "]}"); };
+  auto with = [](const char* config) {
+    return ordered_json::parse(std::string(R"({"configs": [)") + config + "]}");
+  };
   EXPECT_EQ(v.validate(with(R"({"arch": "SM_120a", "tile": "CtaShape128x256x64B", "dtype": "NVFP4",
-      "epilogue": {"variant": "finalize", "tile": [64, 32]}, "stages": "auto", "grouped": true})")), "");
-  EXPECT_EQ(v.validate(with(R"({"arch": 90, "tile": [128, 128, 64], "schedule": "Cooperative", "c": null})")), "");
-  EXPECT_EQ(v.validate(with(R"("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x2x1_0_tnn_align8")")), "");
-  EXPECT_NE(v.validate(with(R"({"arch": "sm_120", "tile": [128, 128, 64], "stage": 2})")), "");  // unknown field
-  EXPECT_NE(v.validate(with(R"({"arch": "sm_120"})")), "");                                      // no tile
-  EXPECT_NE(v.validate(with(R"({"arch": "sm_77", "tile": [128, 128, 64]})")), "");               // not in the table
-  EXPECT_NE(v.validate(with(R"({"arch": "sm_90", "tile": [128, 0, 64]})")), "");                 // zero extent
+      "epilogue": {"variant": "finalize", "tile": [64, 32]}, "stages": "auto", "grouped": true})")),
+            "");
+  EXPECT_EQ(v.validate(with(
+                R"({"arch": 90, "tile": [128, 128, 64], "schedule": "Cooperative", "c": null})")),
+            "");
+  EXPECT_EQ(
+      v.validate(with(
+          R"("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x2x1_0_tnn_align8")")),
+      "");
+  EXPECT_NE(v.validate(with(R"({"arch": "sm_120", "tile": [128, 128, 64], "stage": 2})")),
+            "");                                             // unknown field
+  EXPECT_NE(v.validate(with(R"({"arch": "sm_120"})")), "");  // no tile
+  EXPECT_NE(v.validate(with(R"({"arch": "sm_77", "tile": [128, 128, 64]})")),
+            "");  // not in the table
+  EXPECT_NE(v.validate(with(R"({"arch": "sm_90", "tile": [128, 0, 64]})")), "");  // zero extent
   EXPECT_NE(v.validate(with(R"({"arch": "sm_90", "tile": [128, 128, 64], "dtype": "nvfp5"})")), "");
-  EXPECT_NE(v.validate(with(R"({"arch": "sm_90", "tile": [128, 128, 64], "epilogue": {"varient": "tma"}})")), "");
+  EXPECT_NE(v.validate(with(
+                R"({"arch": "sm_90", "tile": [128, 128, 64], "epilogue": {"varient": "tma"}})")),
+            "");
   EXPECT_NE(v.validate(ordered_json::parse(R"({"configs": [], "extra": 1})")), "");
 }
 
@@ -238,7 +278,8 @@ TEST(Schema, CheckAndSuggestOutputValidates) {
     EXPECT_EQ(v.validate(j), "") << args;
   }
   // A result with a member the schema does not list is refused.
-  ordered_json j = ordered_json::parse(run_tool("check " + configs + "/sm120_moe_finalize.json --format json"));
+  ordered_json j =
+      ordered_json::parse(run_tool("check " + configs + "/sm120_moe_finalize.json --format json"));
   j["results"][0]["smem"] = 1;
   EXPECT_NE(v.validate(j), "");
 }

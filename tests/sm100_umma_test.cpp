@@ -122,7 +122,8 @@ TEST(Sm100Umma, InvalidTilesAreRejectedWithReasons) {
     const Result r = evaluate(cfg, b200());
     EXPECT_EQ(r.status, Status::Invalid) << needle;
     bool found = false;
-    for (const std::string& note : test::notes(r)) found = found || note.find(needle) != std::string::npos;
+    for (const std::string& note : test::notes(r))
+      found = found || note.find(needle) != std::string::npos;
     EXPECT_TRUE(found) << "no note containing '" << needle << "'";
   };
   KernelConfig dense = base_config();
@@ -205,7 +206,8 @@ TEST(Sm100Umma, BreakdownSumsAndMaxStagesIsTight) {
     SCOPED_TRACE(cfg.name.empty() ? std::to_string(cfg.m) + "x" + std::to_string(cfg.n) : cfg.name);
     const KernelFamily& fam = sm100_umma_family();
     const Plan plan = fam.decide(cfg, true);
-    ASSERT_FALSE(plan.invalid) << (plan.reasons.empty() ? "" : report::message(plan.reasons.front()));
+    ASSERT_FALSE(plan.invalid) << (plan.reasons.empty() ? ""
+                                                        : report::message(plan.reasons.front()));
     ASSERT_TRUE(plan.sizes_known);
     const Result r = evaluate(cfg, lim);
     ASSERT_TRUE(r.breakdown.has_value());

@@ -52,7 +52,8 @@ TEST(Sm120BlockScaled, MoeFinalize128x256OverflowsBy1024) {
   // @73088 + 896 = 73984 -> 74752.
   bool explains = false, builder = false;
   for (const auto& n : test::notes(r)) {
-    if (n.find("102400 B > 101376 B") != std::string::npos && n.find("kErrorInternal") != std::string::npos)
+    if (n.find("102400 B > 101376 B") != std::string::npos &&
+        n.find("kErrorInternal") != std::string::npos)
       explains = true;
     if (n.find("the builder budgets 101168 B") != std::string::npos &&
         n.find("1232 B it does not count") != std::string::npos)
@@ -61,7 +62,8 @@ TEST(Sm120BlockScaled, MoeFinalize128x256OverflowsBy1024) {
   EXPECT_TRUE(explains);
   EXPECT_TRUE(builder);
   bool stage2 = false;
-  for (const auto& n : test::notes(r)) stage2 |= n.find("StageCount<2> needs 74752 B") != std::string::npos;
+  for (const auto& n : test::notes(r))
+    stage2 |= n.find("StageCount<2> needs 74752 B") != std::string::npos;
   EXPECT_TRUE(stage2);
 }
 
@@ -108,8 +110,9 @@ TEST(Sm120BlockScaled, AutoStagesBelowTwoIsACompileFailure) {
   // The suggested fix: K = 128 -> per stage 27776, S = 87968 / 27776 = 3, kernel 97280 B.
   bool suggests = false;
   for (const auto& n : test::notes(r))
-    suggests |= n.find("tile K = 128 fits: the builder then picks 3 stages and the kernel needs "
-                       "97280 B") != std::string::npos;
+    suggests |= n.find(
+                    "tile K = 128 fits: the builder then picks 3 stages and the kernel needs "
+                    "97280 B") != std::string::npos;
   EXPECT_TRUE(suggests);
 }
 

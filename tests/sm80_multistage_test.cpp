@@ -87,7 +87,8 @@ TEST(Sm80Multistage, Sm86_128x256x64_DoesNotFit) {
   EXPECT_EQ(r.limit_bytes, 101376);
   EXPECT_EQ(r.headroom_bytes, 101376 - 147456);
   EXPECT_EQ(r.max_stages, 2);
-  EXPECT_EQ(sm80_multistage_family().layout(cfg, sm80_multistage_family().decide(cfg, true), 2)
+  EXPECT_EQ(sm80_multistage_family()
+                .layout(cfg, sm80_multistage_family().decide(cfg, true), 2)
                 .kernel.size,
             98304);
 }

@@ -85,7 +85,8 @@ TEST(Sm120Dense, Bf16IsRejectedWithTheBuildersReason) {
   const auto r = eval(c);
   EXPECT_EQ(r.status, Status::Invalid);
   bool found = false;
-  for (const auto& n : test::notes(r)) found |= n.find("only supports F8F6F4 MMA") != std::string::npos;
+  for (const auto& n : test::notes(r))
+    found |= n.find("only supports F8F6F4 MMA") != std::string::npos;
   EXPECT_TRUE(found);
 }
 

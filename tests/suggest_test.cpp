@@ -57,22 +57,27 @@ TEST(Suggest, HalvedTilesAndStagesTogether) {
   ASSERT_GE(s.size(), 2u);
   EXPECT_EQ(report::change_text(s[0].changes), "stages: 3 -> 2");
   bool halved_n = false;
-  for (const auto& x : s) halved_n = halved_n || report::change_text(x.changes) == "tile.n: 256 -> 128";
+  for (const auto& x : s)
+    halved_n = halved_n || report::change_text(x.changes) == "tile.n: 256 -> 128";
   EXPECT_TRUE(halved_n);
 }
 
 TEST(Suggest, NothingForConfigsThatFitOrAreInvalidForOtherReasons) {
   const model::Limits& lim = model::find_arch(120)->limits;
-  const model::KernelConfig fits = read_one(R"({"arch": "sm120", "tile": [128,128,128], "dtype": "nvfp4"})");
+  const model::KernelConfig fits =
+      read_one(R"({"arch": "sm120", "tile": [128,128,128], "dtype": "nvfp4"})");
   EXPECT_FALSE(analysis::wants_suggestions(model::evaluate(fits, lim)));
-  const model::KernelConfig bad = read_one(R"({"arch": "sm120", "tile": [128,96,128], "dtype": "nvfp4", "layout": "nt"})");
+  const model::KernelConfig bad =
+      read_one(R"({"arch": "sm120", "tile": [128,96,128], "dtype": "nvfp4", "layout": "nt"})");
   EXPECT_FALSE(analysis::wants_suggestions(model::evaluate(bad, lim)));
-  const model::KernelConfig one = read_one(R"({"arch": "sm120", "tile": [128,128,128], "dtype": "nvfp4", "stages": 1})");
+  const model::KernelConfig one =
+      read_one(R"({"arch": "sm120", "tile": [128,128,128], "dtype": "nvfp4", "stages": 1})");
   EXPECT_TRUE(analysis::wants_suggestions(model::evaluate(one, lim)));
 }
 
 TEST(SuggestCli, JsonCarriesTheSuggestions) {
-  const auto r = test::run_command("suggest configs/sm120_moe_finalize.json --builtin --format json --max 2");
+  const auto r =
+      test::run_command("suggest configs/sm120_moe_finalize.json --builtin --format json --max 2");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["command"], "suggest");
@@ -86,7 +91,9 @@ TEST(SuggestCli, JsonCarriesTheSuggestions) {
   EXPECT_EQ(first["config"]["stages"], 2);
   EXPECT_TRUE(j["results"][0]["suggestions"].empty());
   const auto table = test::run_command("suggest configs/sm120_moe_finalize.json --builtin");
-  EXPECT_NE(table.out.find("    1. stages: auto -> 2: 74752 B, saves 27648 B, 2 stages (distance 1)"), std::string::npos);
+  EXPECT_NE(
+      table.out.find("    1. stages: auto -> 2: 74752 B, saves 27648 B, 2 stages (distance 1)"),
+      std::string::npos);
 }
 
 }  // namespace

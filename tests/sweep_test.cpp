@@ -83,11 +83,16 @@ TEST(Space, BadAlternativesAreOneLineErrorsAndTheRestIsKept) {
       "s.json"));
   EXPECT_EQ(error_lines(l.errors),
             (std::vector<std::string>{
-                "s.json: config #0 \"a\": field \"stages\": an empty array of alternatives; give at least one value",
-                "s.json: config #1 \"b\": field \"stages\": duplicate alternative 2; give each value once",
-                "s.json: config #2 \"c\": field \"schedule\": alternatives of mixed types (string \"pingpong\" and number 3); give values of one type",
-                "s.json: config #3 \"d\": field \"stages[1]\": 0 is not a valid stage count; allowed: \"auto\" or integers 1..4096",
-                "s.json: config #4 \"e\": field \"tile.m\": 0 is not a valid tile extent; allowed: integers 1..65536"}));
+                "s.json: config #0 \"a\": field \"stages\": an empty array of alternatives; give "
+                "at least one value",
+                "s.json: config #1 \"b\": field \"stages\": duplicate alternative 2; give each "
+                "value once",
+                "s.json: config #2 \"c\": field \"schedule\": alternatives of mixed types (string "
+                "\"pingpong\" and number 3); give values of one type",
+                "s.json: config #3 \"d\": field \"stages[1]\": 0 is not a valid stage count; "
+                "allowed: \"auto\" or integers 1..4096",
+                "s.json: config #4 \"e\": field \"tile.m\": 0 is not a valid tile extent; allowed: "
+                "integers 1..65536"}));
   ASSERT_EQ(l.spaces.size(), 1u);
   EXPECT_EQ(l.spaces[0].name, "ok");
   EXPECT_EQ(l.spaces[0].size(), 2u);
@@ -97,13 +102,15 @@ TEST(Space, TooLargeIsRefusedBeforeAnyWorkWithTheCount) {
   std::string list = "[";
   for (int i = 1; i <= 1000; ++i) list += (i > 1 ? "," : "") + std::to_string(i);
   list += "]";
-  const io::SpaceLoad l = io::load<io::SpaceLoad>(io::Source::text(
-      R"([{"name": "huge", "arch": "sm90", "dtype": "bf16", "tile": {"m": )" + list + R"(, "n": )" + list +
-          R"(, "k": )" + list + R"(}}, {"name": "ok", "arch": "sm90", "tile": [128,128,64]}])",
-      "s.json"));
+  const io::SpaceLoad l = io::load<io::SpaceLoad>(
+      io::Source::text(R"([{"name": "huge", "arch": "sm90", "dtype": "bf16", "tile": {"m": )" +
+                           list + R"(, "n": )" + list + R"(, "k": )" + list +
+                           R"(}}, {"name": "ok", "arch": "sm90", "tile": [128,128,64]}])",
+                       "s.json"));
   ASSERT_EQ(l.errors.size(), 1u);
   EXPECT_EQ(io::format_error(l.errors[0]),
-            "s.json: config #0 \"huge\": a space of 1000000000 candidates (1000 x 1000 x 1000): more than "
+            "s.json: config #0 \"huge\": a space of 1000000000 candidates (1000 x 1000 x 1000): "
+            "more than "
             "100000000; narrow the alternatives or split the config");
   EXPECT_EQ(l.spaces.size(), 1u);
 }
@@ -137,14 +144,17 @@ TEST(Sweep, EveryResultEqualsCheckOnItsConfig) {
     o.all = all;
     Collect sink;
     std::vector<analysis::Problem> problems;
-    const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), sink, problems);
+    const analysis::SweepTally t =
+        analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), sink, problems);
     EXPECT_TRUE(problems.empty());
-    EXPECT_EQ(t.candidates, 2u * 2 * 18 * 2 * 3 * 2 * 3 + 2u * 18 * 2 * 2 * 3 + 2u * 12 * 2 * 2 * 2 + 2u * 18 * 2 * 4);
+    EXPECT_EQ(t.candidates, 2u * 2 * 18 * 2 * 3 * 2 * 3 + 2u * 18 * 2 * 2 * 3 +
+                                2u * 12 * 2 * 2 * 2 + 2u * 18 * 2 * 4);
     EXPECT_EQ(sink.entries.size(), all ? t.candidates : t.fits);
     ASSERT_GT(t.fits, 100u);
     ASSERT_GT(t.does_not_fit + t.invalid, 100u);
     for (const analysis::Entry& e : sink.entries) {
-      const io::LoadResult back = io::load<io::LoadResult>(io::Source::text("[" + io::config_json(e.config) + "]", "back.json"));
+      const io::LoadResult back = io::load<io::LoadResult>(
+          io::Source::text("[" + io::config_json(e.config) + "]", "back.json"));
       ASSERT_TRUE(back.errors.empty()) << io::config_json(e.config);
       const model::Result c = model::evaluate(back.configs[0].config, e.target.limits);
       const model::Result& s = e.result;
@@ -170,7 +180,8 @@ TEST(Sweep, SortAndTop) {
   o.top = 2;
   Collect sink;
   std::vector<analysis::Problem> problems;
-  const analysis::SweepTally t = analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), sink, problems);
+  const analysis::SweepTally t =
+      analysis::run_sweep(l.spaces, o, test::FakeDevices::none(), sink, problems);
   EXPECT_EQ(t.listed, 2u);
   ASSERT_EQ(sink.entries.size(), 2u);
   EXPECT_LE(*sink.entries[0].result.smem_bytes, *sink.entries[1].result.smem_bytes);
@@ -190,7 +201,8 @@ TEST(SweepCli, ExitCodesAndFormats) {
   EXPECT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("m@0"), std::string::npos);
   EXPECT_EQ(table.out.find("m@1"), std::string::npos);  // 128x256x128 finalize does not fit
-  EXPECT_NE(table.out.find("2 candidates: 1 fit, 1 do not fit, 0 invalid; 1 listed"), std::string::npos);
+  EXPECT_NE(table.out.find("2 candidates: 1 fit, 1 do not fit, 0 invalid; 1 listed"),
+            std::string::npos);
   const auto all = test::run_command("sweep - --all --format json", test::with_stdin(space));
   const auto j = nlohmann::json::parse(all.out);
   ASSERT_EQ(j["results"].size(), 2u);
@@ -202,12 +214,16 @@ TEST(SweepCli, ExitCodesAndFormats) {
   // Nothing fits: exit 1; an input error: exit 2.
   const auto none = test::run_command("sweep - --arch sm_90", test::with_stdin(space));
   EXPECT_EQ(none.exit_code, 1);
-  const auto bad = test::run_command("sweep -", test::with_stdin(R"([{"arch": "sm90", "tile": [128,128,64], "stages": []}])"));
+  const auto bad = test::run_command(
+      "sweep -", test::with_stdin(R"([{"arch": "sm90", "tile": [128,128,64], "stages": []}])"));
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.err, "error: <stdin>: config #0: field \"stages\": an empty array of alternatives; give at least one value\n");
+  EXPECT_EQ(bad.err,
+            "error: <stdin>: config #0: field \"stages\": an empty array of alternatives; give at "
+            "least one value\n");
   const auto csv = test::run_command("sweep - --format csv", test::with_stdin(space));
   EXPECT_EQ(csv.out.rfind("name,file,index,arch,kernel,tile,", 0), 0u);
-  const auto md = test::run_command("sweep - --format markdown --arch sm_120,sm_100", test::with_stdin(space));
+  const auto md =
+      test::run_command("sweep - --format markdown --arch sm_120,sm_100", test::with_stdin(space));
   EXPECT_NE(md.out.find("| name | tile.n | sm_120 | sm_100 |"), std::string::npos) << md.out;
 }
 

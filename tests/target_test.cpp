@@ -60,7 +60,8 @@ class FakeDevices final : public device::DeviceSource {
   device::DeviceError error_;
 };
 
-const device::DeviceError kNoDriver{"cudaErrorInsufficientDriver", "no usable NVIDIA driver (fake)"};
+const device::DeviceError kNoDriver{"cudaErrorInsufficientDriver",
+                                    "no usable NVIDIA driver (fake)"};
 
 model::KernelConfig config(int arch) {
   model::KernelConfig c = test::make_config("", arch, 128, 128, 128, "nvfp4");
@@ -79,7 +80,8 @@ TEST(Target, ArchOverridesTheConfigAndNamesIt) {
   EXPECT_EQ(res.target.limits.optin_per_block, 101376);
   ASSERT_EQ(res.before.size(), 1u);
   EXPECT_EQ(res.before[0].code, model::Code::arch_overridden);
-  EXPECT_EQ(report::message(res.before[0]), "arch sm_90 from the config is overridden by --arch sm_120");
+  EXPECT_EQ(report::message(res.before[0]),
+            "arch sm_90 from the config is overridden by --arch sm_120");
   // The same arch is no override; --arch never asks a GPU.
   EXPECT_TRUE(r.resolve(config(120), true).before.empty());
   EXPECT_EQ(none.queries, 0);
@@ -175,10 +177,10 @@ TEST(Target, BuiltinNeverAsksAndNeedsAnArch) {
 /// The whole check path with a fake GPU: entries, problems and the diagnostics' order.
 TEST(Target, CheckFilesOnAFakeRtx5090) {
   FakeDevices rtx({fake(0, "NVIDIA GeForce RTX 5090", 120)});
-  const analysis::CheckRun run = analysis::check_files(
-      {test::source_path("configs/sm120_moe_finalize.json"),
-       test::source_path("configs/sm90_hopper.json")},
-      {Mode::device, {}, 0}, rtx);
+  const analysis::CheckRun run =
+      analysis::check_files({test::source_path("configs/sm120_moe_finalize.json"),
+                             test::source_path("configs/sm90_hopper.json")},
+                            {Mode::device, {}, 0}, rtx);
   EXPECT_TRUE(run.problems.empty());
   ASSERT_TRUE(run.common_target);
   int mismatches = 0, over = 0;
@@ -200,8 +202,8 @@ TEST(Target, CheckFilesOnAFakeRtx5090) {
 
 TEST(Target, CheckFilesWithoutAGpuReportsDeviceProblems) {
   FakeDevices none(kNoDriver);
-  const analysis::CheckRun run =
-      analysis::check_files({test::source_path("configs/sm90_hopper.json")}, {Mode::device, {}, 0}, none);
+  const analysis::CheckRun run = analysis::check_files(
+      {test::source_path("configs/sm90_hopper.json")}, {Mode::device, {}, 0}, none);
   EXPECT_TRUE(run.entries.empty());
   ASSERT_EQ(run.problems.size(), 1u);
   EXPECT_EQ(run.problems[0].kind, analysis::Problem::Kind::device);

@@ -19,9 +19,13 @@
 
 namespace tilefit::test {
 
-std::string data_path(const std::string& name) { return std::string(TILEFIT_TEST_DATA_DIR) + "/" + name; }
+std::string data_path(const std::string& name) {
+  return std::string(TILEFIT_TEST_DATA_DIR) + "/" + name;
+}
 
-std::string source_path(const std::string& name) { return std::string(TILEFIT_SOURCE_DIR) + "/" + name; }
+std::string source_path(const std::string& name) {
+  return std::string(TILEFIT_SOURCE_DIR) + "/" + name;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -48,26 +52,36 @@ device::DeviceInfo fake_gpu(int index, const char* name, int sm, int sm_count, c
   return d;
 }
 
-constexpr const char* kArchHint = "use --arch to analyse for an architecture from the built-in table";
+constexpr const char* kArchHint =
+    "use --arch to analyse for an architecture from the built-in table";
 
 }  // namespace
 
-device::DeviceInfo fake_h200(int index) { return fake_gpu(index, "NVIDIA H200", 90, 132, "0000:00:06.0"); }
+device::DeviceInfo fake_h200(int index) {
+  return fake_gpu(index, "NVIDIA H200", 90, 132, "0000:00:06.0");
+}
 device::DeviceInfo fake_rtx5090(int index) {
   return fake_gpu(index, "NVIDIA GeForce RTX 5090", 120, 170, "0000:01:00.0");
 }
-device::DeviceInfo fake_gb10(int index) { return fake_gpu(index, "NVIDIA GB10", 121, 48, "000f:01:00.0"); }
+device::DeviceInfo fake_gb10(int index) {
+  return fake_gpu(index, "NVIDIA GB10", 121, 48, "000f:01:00.0");
+}
 
 device::DeviceError fake_no_gpu_error() {
-  return {"cudaErrorNoDevice", std::string("no CUDA-capable GPU found (cudaErrorNoDevice: no CUDA-capable device "
-                                           "is detected); ") + kArchHint};
+  return {"cudaErrorNoDevice",
+          std::string("no CUDA-capable GPU found (cudaErrorNoDevice: no CUDA-capable device "
+                      "is detected); ") +
+              kArchHint};
 }
 
 device::DeviceError fake_driver_error() {
   return {"cudaErrorInsufficientDriver",
-          std::string("no usable NVIDIA driver (cudaErrorInsufficientDriver: CUDA driver version is insufficient "
-                      "for CUDA runtime version): the installed driver supports CUDA 12.4, tilefit's runtime is "
-                      "CUDA 13.0 (update the driver or build tilefit with an older toolkit); ") + kArchHint};
+          std::string("no usable NVIDIA driver (cudaErrorInsufficientDriver: CUDA driver version "
+                      "is insufficient "
+                      "for CUDA runtime version): the installed driver supports CUDA 12.4, "
+                      "tilefit's runtime is "
+                      "CUDA 13.0 (update the driver or build tilefit with an older toolkit); ") +
+              kArchHint};
 }
 
 FakeDevices::FakeDevices(std::vector<device::DeviceInfo> gpus) : gpus_(std::move(gpus)) {
@@ -88,7 +102,8 @@ device::DeviceResult FakeDevices::one(int index) const {
     const std::string range = count == 1 ? "only GPU 0 is visible"
                                          : std::to_string(count) + " GPUs are visible (valid: 0.." +
                                                std::to_string(count - 1) + ")";
-    return device::DeviceError{"", "GPU index " + std::to_string(index) + " is out of range: " + range +
+    return device::DeviceError{"", "GPU index " + std::to_string(index) +
+                                       " is out of range: " + range +
                                        "; pass --device with a valid index, or " + kArchHint};
   }
   return gpus_[static_cast<std::size_t>(index)];
@@ -120,14 +135,16 @@ device::Expected<int> FakeProbe::occupancy(int device, model::Bytes bytes) const
   if (!gpu) return gpu.error();
   const model::Limits& l = gpu->limits;
   if (bytes < 0 || bytes > granted_.value_or(l.optin_per_block)) return 0;
-  return static_cast<int>(std::min<model::Bytes>(l.max_ctas_per_sm, l.per_sm / (bytes + l.reserved_per_block)));
+  return static_cast<int>(
+      std::min<model::Bytes>(l.max_ctas_per_sm, l.per_sm / (bytes + l.reserved_per_block)));
 }
 
 device::Expected<device::Boundary> FakeProbe::boundary(int device) const {
   if (!unavailable_.empty()) return device::DeviceError{"", unavailable_};
   const device::DeviceResult gpu = gpus_.one(device);
   if (!gpu) return gpu.error();
-  return device::search_boundary(device, [this, device](model::Bytes n) { return launch(device, n); });
+  return device::search_boundary(device,
+                                 [this, device](model::Bytes n) { return launch(device, n); });
 }
 
 // ---- running the CLI ---------------------------------------------------------------------------
@@ -166,7 +183,8 @@ CliRun run_in_process(const std::vector<std::string>& args, const RunOptions& op
   if (options.clock) error.set_clock(options.clock);
   CliRun r;
   r.exit_code = cli::run(args, cli::Env{in, output, error, devices, probe}, options.extension);
-  if (have_cwd) [[maybe_unused]] const int back = chdir(cwd);
+  if (have_cwd) [[maybe_unused]]
+    const int back = chdir(cwd);
   std::fclose(in);
   if (!options.stdout_file) r.out = slurp(out);
   r.err = slurp(err);
@@ -192,7 +210,8 @@ std::vector<std::string> split_command_line(const std::string& line) {
     const std::string from = absolute ? "" : std::string(TILEFIT_SOURCE_DIR) + "/";
     if (pattern && ::glob((from + word).c_str(), 0, nullptr, &g) == 0) {
       const std::size_t strip = from.size();
-      for (std::size_t i = 0; i < g.gl_pathc; ++i) words.push_back(std::string(g.gl_pathv[i]).substr(strip));
+      for (std::size_t i = 0; i < g.gl_pathc; ++i)
+        words.push_back(std::string(g.gl_pathv[i]).substr(strip));
     } else {
       words.push_back(word);
     }
@@ -212,7 +231,8 @@ std::vector<std::string> split_command_line(const std::string& line) {
     } else if (c == '"') {
       in_word = true;
       for (++i; i < line.size() && line[i] != '"'; ++i) {
-        if (line[i] == '\\' && i + 1 < line.size() && std::string_view("\"\\$`").find(line[i + 1]) != std::string_view::npos)
+        if (line[i] == '\\' && i + 1 < line.size() &&
+            std::string_view("\"\\$`").find(line[i + 1]) != std::string_view::npos)
           ++i;
         word += line[i];
       }

@@ -44,8 +44,8 @@ device::DeviceInfo fake_rtx5090(int index = 0);
 device::DeviceInfo fake_gb10(int index = 0);
 
 /// The errors the CUDA layer gives (src/device/cuda_device_query.cpp), word for word.
-device::DeviceError fake_no_gpu_error();      ///< cudaErrorNoDevice
-device::DeviceError fake_driver_error();      ///< cudaErrorInsufficientDriver (a CUDA 12.4 driver)
+device::DeviceError fake_no_gpu_error();  ///< cudaErrorNoDevice
+device::DeviceError fake_driver_error();  ///< cudaErrorInsufficientDriver (a CUDA 12.4 driver)
 
 /// GPUs that answer from a list (runtime order, index = position), or the one error every query
 /// gives. An index out of range is the CUDA layer's error naming the valid range.
@@ -80,7 +80,8 @@ class FakeProbe final : public device::ProbeSource {
   void unavailable(std::string reason) { unavailable_ = std::move(reason); }
 
   std::string unavailable_reason() const override { return unavailable_; }
-  device::Expected<device::ProbeOutcome> launch(int device, model::Bytes dynamic_smem) const override;
+  device::Expected<device::ProbeOutcome> launch(int device,
+                                                model::Bytes dynamic_smem) const override;
   device::Expected<int> occupancy(int device, model::Bytes dynamic_smem) const override;
   device::Expected<device::Boundary> boundary(int device) const override;
   mutable int launches = 0;  ///< calls of launch(), the boundary's included
@@ -95,15 +96,15 @@ class FakeProbe final : public device::ProbeSource {
 
 /// How run_in_process() runs: stdin, what stdout/stderr are said to be, the devices and probe.
 struct RunOptions {
-  std::string stdin_text;        ///< what "-" reads
-  bool stdout_terminal = false;  ///< the terminal's budget bars
-  bool stderr_terminal = false;  ///< the progress line's automatic mode
+  std::string stdin_text;         ///< what "-" reads
+  bool stdout_terminal = false;   ///< the terminal's budget bars
+  bool stderr_terminal = false;   ///< the progress line's automatic mode
   std::function<double()> clock;  ///< standard error's clock (progress); empty: steady_clock
   /// The GPUs: default none (FakeDevices::none(), as on a machine without a GPU).
   const device::DeviceSource* devices = nullptr;
   /// The probe: default a FakeProbe over `devices`.
   const device::ProbeSource* probe = nullptr;
-  cli::Extension extension;       ///< more subcommands (the internal-error test)
+  cli::Extension extension;          ///< more subcommands (the internal-error test)
   std::FILE* stdout_file = nullptr;  ///< write stdout here (e.g. /dev/full) instead; not read back
 };
 
@@ -137,7 +138,8 @@ CliRun run_command(const std::string& line, const RunOptions& options = {});
 /// `env` prepended (e.g. "CUDA_VISIBLE_DEVICES= "), from the source directory, with `stdin_text`
 /// on standard input. Only for the end-to-end tests of the real process (signals, pipes, the
 /// real devices); everything else runs in-process.
-CliRun run_binary(const std::string& args, const std::string& env = "", const std::string& stdin_text = "");
+CliRun run_binary(const std::string& args, const std::string& env = "",
+                  const std::string& stdin_text = "");
 
 /// Whole contents of a file; empty when unreadable.
 std::string read_file(const std::string& path);

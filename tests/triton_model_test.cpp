@@ -57,7 +57,8 @@ TEST(TritonRules, CpAsyncKeepsStagesMinusOneBuffers) {
   EXPECT_TRUE(test::has(r, Code::over_limit_out_of_resources));
   EXPECT_TRUE(test::has(r, Code::max_stages_fit));
   const auto notes = test::notes(r);
-  EXPECT_NE(notes.at(1).find("num_stages 4 needs 98304 B and fits"), std::string::npos) << notes.at(1);
+  EXPECT_NE(notes.at(1).find("num_stages 4 needs 98304 B and fits"), std::string::npos)
+      << notes.at(1);
 }
 
 // fp8 block-wise scales: b_scale[BN] (f32) is an expensive load when BN >= 32·num_warps, and its
@@ -147,14 +148,11 @@ TEST(TritonInvalid, WhatDoesNotCompile) {
   auto moe_f32 = triton("triton_fused_moe", 90, 64, 64, 64, "f32", 4, 3);
   auto unmodelled = triton("triton_fused_moe", 90, 64, 64, 64, "bf16", 4, 3);
   unmodelled.unmodelled_dtype = "int8_w8a16";
-  const Case cases[] = {{fp8_k16, Code::triton_dot_k_min},
-                        {fp8_sm80, Code::triton_fp8_needs_sm89},
-                        {bf16_k8, Code::triton_dot_k_min},
-                        {npot, Code::triton_block_not_power_of_two},
-                        {warps, Code::triton_num_warps},
-                        {huge, Code::triton_tensor_too_large},
-                        {moe_f32, Code::triton_dtype},
-                        {unmodelled, Code::triton_unmodelled_dtype}};
+  const Case cases[] = {
+      {fp8_k16, Code::triton_dot_k_min}, {fp8_sm80, Code::triton_fp8_needs_sm89},
+      {bf16_k8, Code::triton_dot_k_min}, {npot, Code::triton_block_not_power_of_two},
+      {warps, Code::triton_num_warps},   {huge, Code::triton_tensor_too_large},
+      {moe_f32, Code::triton_dtype},     {unmodelled, Code::triton_unmodelled_dtype}};
   for (const Case& k : cases) {
     const auto r = test::eval(k.cfg);
     EXPECT_EQ(r.status, Status::Invalid) << model::code_name(k.code);
@@ -298,9 +296,12 @@ TEST(TritonInvariants, BreakdownSumsMaxStagesTightMonotone) {
                     prev = b;
                   }
                   if (r.max_stages > 0) {
-                    EXPECT_LE(fam->sizes(c, plan, r.max_stages).kernel.size, lim.optin_per_block) << where;
+                    EXPECT_LE(fam->sizes(c, plan, r.max_stages).kernel.size, lim.optin_per_block)
+                        << where;
                     if (r.max_stages < model::kMaxStages) {
-                      EXPECT_GT(fam->sizes(c, plan, r.max_stages + 1).kernel.size, lim.optin_per_block) << where;
+                      EXPECT_GT(fam->sizes(c, plan, r.max_stages + 1).kernel.size,
+                                lim.optin_per_block)
+                          << where;
                     }
                   }
                   ++checked;

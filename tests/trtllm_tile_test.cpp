@@ -7,7 +7,9 @@
 namespace tilefit::io {
 namespace {
 
-LoadResult parse(const std::string& cfg) { return load<LoadResult>(Source::text("[" + cfg + "]", "t.json")); }
+LoadResult parse(const std::string& cfg) {
+  return load<LoadResult>(Source::text("[" + cfg + "]", "t.json"));
+}
 
 TEST(TrtllmTileNames, KInBytesBecomesElements) {
   auto r = parse(R"({"arch": "sm120", "tile": "CtaShape128x256x64B", "dtype": "nvfp4"})");

@@ -23,12 +23,14 @@ namespace {
 using io::detail::parse_tuned_name;
 
 constexpr const char* kH100 =
-    "configs/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json";
+    "configs/"
+    "E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json";
 
 // ---- file names ------------------------------------------------------------------------------
 
 TEST(TunedName, VllmAndSglangSpellings) {
-  const auto v = parse_tuned_name("x/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json");
+  const auto v = parse_tuned_name(
+      "x/E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json");
   EXPECT_TRUE(v.matches);
   EXPECT_EQ(v.device_name, "NVIDIA_H100_80GB_HBM3");
   EXPECT_EQ(v.dtype, "fp8_w8a8");
@@ -36,7 +38,9 @@ TEST(TunedName, VllmAndSglangSpellings) {
   EXPECT_EQ(*v.block_shape, (std::array<long long, 2>{128, 128}));
   EXPECT_EQ(v.triton_version, "");
 
-  const auto s = parse_tuned_name("configs/triton_3_4_0/E=256,N=128,device_name=NVIDIA_B200,dtype=fp8_w8a8,block_shape=[128, 64]_down.json");
+  const auto s = parse_tuned_name(
+      "configs/triton_3_4_0/E=256,N=128,device_name=NVIDIA_B200,dtype=fp8_w8a8,block_shape=[128, "
+      "64]_down.json");
   EXPECT_TRUE(s.matches);
   EXPECT_EQ(s.device_name, "NVIDIA_B200");
   EXPECT_EQ(*s.block_shape, (std::array<long long, 2>{128, 64}));
@@ -47,12 +51,14 @@ TEST(TunedName, VllmAndSglangSpellings) {
   EXPECT_EQ(plain.dtype, "");
   EXPECT_FALSE(plain.block_shape);
 
-  const auto pcq = parse_tuned_name("E=8,N=7168,device_name=NVIDIA_H20,dtype=fp8_w8a8,per_channel_quant=True.json");
+  const auto pcq = parse_tuned_name(
+      "E=8,N=7168,device_name=NVIDIA_H20,dtype=fp8_w8a8,per_channel_quant=True.json");
   EXPECT_TRUE(pcq.matches);
   EXPECT_TRUE(pcq.per_channel_quant);
 
   EXPECT_FALSE(parse_tuned_name("configs/sm120_gemm.json").matches);
-  EXPECT_TRUE(parse_tuned_name("configs/sm120_gemm.json").error.empty());  // not a tuned name at all
+  EXPECT_TRUE(
+      parse_tuned_name("configs/sm120_gemm.json").error.empty());  // not a tuned name at all
 }
 
 // A name that begins like a tuned table's but has a part that does not parse names that part
@@ -80,21 +86,25 @@ TEST(TunedName, APartThatDoesNotParseIsNamed) {
     EXPECT_FALSE(n.matches) << file;
     EXPECT_EQ(n.error_part, part) << file;
     const std::string msg = io::detail::tuned_name_error(n);
-    EXPECT_NE(msg.find(std::string("the file name's part \"") + part + "\""), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::string("the file name's part \"") + part + "\""), std::string::npos)
+        << msg;
     EXPECT_NE(msg.find("E={experts},N={n},device_name={name}"), std::string::npos) << msg;
   }
   // Through the reader: one file-level error, nothing analysed.
-  const io::LoadResult r = io::load<io::LoadResult>(io::Source::text(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128,
+  const io::LoadResult r = io::load<io::LoadResult>(
+      io::Source::text(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128,
       "GROUP_SIZE_M": 1, "num_warps": 4, "num_stages": 3}})",
-                                             "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json"));
+                       "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json"));
   EXPECT_TRUE(r.configs.empty());
   ASSERT_EQ(r.errors.size(), 1u);
-  EXPECT_EQ(io::format_error(r.errors[0]),
-            "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json: the file name's part "
-            "\"block_shape=[0,128]\": not a block shape; allowed: [N,K] or [N, K] with positive whole numbers "
-            "(vLLM and SGLang leave the part out when there is none); a tuned fused-MoE table is named "
-            "E={experts},N={n},device_name={name}[,dtype={dtype}][,block_shape=[{n},{k}]]"
-            "[,per_channel_quant=True|False][_down].json");
+  EXPECT_EQ(
+      io::format_error(r.errors[0]),
+      "E=8,N=7168,device_name=NVIDIA_H100_80GB_HBM3,block_shape=[0,128].json: the file name's part "
+      "\"block_shape=[0,128]\": not a block shape; allowed: [N,K] or [N, K] with positive whole "
+      "numbers "
+      "(vLLM and SGLang leave the part out when there is none); a tuned fused-MoE table is named "
+      "E={experts},N={n},device_name={name}[,dtype={dtype}][,block_shape=[{n},{k}]]"
+      "[,per_channel_quant=True|False][_down].json");
 }
 
 // ---- entries -------------------------------------------------------------------------------
@@ -105,7 +115,8 @@ TEST(TunedFile, EveryBatchSizeIsAConfigNamedByItsKey) {
                 "num_warps": 4, "num_stages": 3},
           "4096": {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64},
           "triton_version": "3.4.0"})",
-      "t/E=8,N=512,device_name=NVIDIA_GeForce_RTX_5090,dtype=fp8_w8a8,block_shape=[128, 128].json"));
+      "t/E=8,N=512,device_name=NVIDIA_GeForce_RTX_5090,dtype=fp8_w8a8,block_shape=[128, "
+      "128].json"));
   ASSERT_TRUE(r.errors.empty()) << io::format_error(r.errors[0]);
   ASSERT_EQ(r.configs.size(), 2u);
   const auto& a = r.configs[0];
@@ -134,8 +145,8 @@ TEST(TunedFile, EveryBatchSizeIsAConfigNamedByItsKey) {
 }
 
 TEST(TunedFile, DetectedByContentWhateverTheName) {
-  const auto r = io::load<io::LoadResult>(io::Source::text(R"({"16": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 64}})",
-                                   "table.json"));
+  const auto r = io::load<io::LoadResult>(io::Source::text(
+      R"({"16": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 64}})", "table.json"));
   ASSERT_TRUE(r.errors.empty());
   ASSERT_EQ(r.configs.size(), 1u);
   EXPECT_EQ(r.configs[0].config.family, "triton_fused_moe");
@@ -144,22 +155,25 @@ TEST(TunedFile, DetectedByContentWhateverTheName) {
 }
 
 TEST(TunedFile, ConfigsFilesWithATunedNameStayConfigsFiles) {
-  const auto r = io::load<io::LoadResult>(io::Source::text(R"({"configs": [{"arch": "sm90", "tile": [128, 128, 64], "dtype": "bf16"}]})",
-                                   "E=8,N=512,device_name=NVIDIA_H100.json"));
+  const auto r = io::load<io::LoadResult>(io::Source::text(
+      R"({"configs": [{"arch": "sm90", "tile": [128, 128, 64], "dtype": "bf16"}]})",
+      "E=8,N=512,device_name=NVIDIA_H100.json"));
   ASSERT_TRUE(r.errors.empty());
   ASSERT_EQ(r.configs.size(), 1u);
   EXPECT_EQ(r.configs[0].config.family, "");
 }
 
 TEST(TunedFile, AnEmptyTableSaysSo) {
-  const auto r = io::load<io::LoadResult>(io::Source::text("{}", "E=8,N=512,device_name=NVIDIA_H100.json"));
+  const auto r =
+      io::load<io::LoadResult>(io::Source::text("{}", "E=8,N=512,device_name=NVIDIA_H100.json"));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_NE(r.errors[0].message.find("no batch-size entries"), std::string::npos);
 }
 
 TEST(TunedFile, OtherQuantisationsAreReadAndNotModelled) {
-  const auto r = io::load<io::LoadResult>(io::Source::text(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64}})",
-                                   "E=8,N=512,device_name=NVIDIA_H200,dtype=int4_w4a16.json"));
+  const auto r = io::load<io::LoadResult>(
+      io::Source::text(R"({"1": {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64}})",
+                       "E=8,N=512,device_name=NVIDIA_H200,dtype=int4_w4a16.json"));
   ASSERT_EQ(r.configs.size(), 1u);
   model::KernelConfig cfg = r.configs[0].config;
   cfg.arch = 90;
@@ -272,7 +286,8 @@ TEST(TunedCli, H100TableOnRtx5090) {
   const auto r = test::run_command(std::string("check '") + kH100 + "' --arch sm_120");
   EXPECT_EQ(r.exit_code, 1) << r.err;  // two entries do not fit
   EXPECT_EQ(r.err, "");
-  const auto j = test::run_command(std::string("check '") + kH100 + "' --arch sm_120 --format json");
+  const auto j =
+      test::run_command(std::string("check '") + kH100 + "' --arch sm_120 --format json");
   const auto doc = nlohmann::json::parse(j.out);
   for (const auto& res : doc["results"]) {
     EXPECT_EQ(res["kernel"], "triton_fused_moe");
@@ -298,7 +313,10 @@ TEST(TunedCli, H100TableOnItsOwnArch) {
 // SGLang's layout: a per-Triton-version folder, "[128, 128]" with a space, a triton_version key.
 TEST(TunedCli, SglangTableOnB200) {
   const auto r = test::run_command(
-      "check 'tests/data/tuned/sglang/triton_3_4_0/E=256,N=256,device_name=NVIDIA_B200,dtype=fp8_w8a8,block_shape=[128, 128].json' --format json");
+      "check "
+      "'tests/data/tuned/sglang/triton_3_4_0/"
+      "E=256,N=256,device_name=NVIDIA_B200,dtype=fp8_w8a8,block_shape=[128, 128].json' --format "
+      "json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["results"].size(), 4u);
@@ -321,11 +339,13 @@ TEST(TunedCli, SglangTableOnB200) {
 TEST(TunedCli, VllmTablesOfOtherKindsAndDevices) {
   const auto r = test::run_command("check tests/data/tuned/vllm/*.json");
   EXPECT_EQ(r.exit_code, 2);  // the unknown device is an input error
-  EXPECT_NE(r.err.find("device_name \"NVIDIA_M403\" is not in tilefit's table"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("device_name \"NVIDIA_M403\" is not in tilefit's table"), std::string::npos)
+      << r.err;
   // One error for the file, not one per entry.
   EXPECT_EQ(r.err.find("error:"), r.err.rfind("error:")) << r.err;
   // With --arch the same table is checked.
-  const auto a = test::run_command("check 'tests/data/tuned/vllm/E=16,N=1024,device_name=NVIDIA_M403.json' --arch sm_89");
+  const auto a = test::run_command(
+      "check 'tests/data/tuned/vllm/E=16,N=1024,device_name=NVIDIA_M403.json' --arch sm_89");
   EXPECT_EQ(a.exit_code, 0) << a.err;
 }
 

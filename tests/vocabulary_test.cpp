@@ -31,16 +31,20 @@ TEST(Vocabulary, DecoderKnowsExactlyTheseFields) {
 
 TEST(Vocabulary, DidYouMeanComesFromTheSameNames) {
   const LoadResult r = load<LoadResult>(Source::text(R"([{"tile": [128,128,128], "shedule": "auto",
-      "epilogue": {"varient": "tma"}}])", "v.json"));
+      "epilogue": {"varient": "tma"}}])",
+                                                     "v.json"));
   ASSERT_EQ(r.errors.size(), 2u);
-  EXPECT_EQ(format_error(r.errors[0]), "v.json: config #0: field \"shedule\": unknown field; did you mean \"schedule\"?");
-  EXPECT_EQ(format_error(r.errors[1]),
-            "v.json: config #0: field \"epilogue.varient\": unknown field; did you mean \"variant\"?");
+  EXPECT_EQ(format_error(r.errors[0]),
+            "v.json: config #0: field \"shedule\": unknown field; did you mean \"schedule\"?");
+  EXPECT_EQ(
+      format_error(r.errors[1]),
+      "v.json: config #0: field \"epilogue.varient\": unknown field; did you mean \"variant\"?");
 }
 
 TEST(Vocabulary, AllowedNamesComeFromTheModel) {
   const auto schedules = allowed_names(FieldKind::schedule);
-  EXPECT_EQ(schedules, (std::vector<std::string>{"auto", "cooperative", "pingpong", "1sm", "2sm", "multistage", "ws"}));
+  EXPECT_EQ(schedules, (std::vector<std::string>{"auto", "cooperative", "pingpong", "1sm", "2sm",
+                                                 "multistage", "ws"}));
   const auto elements = allowed_names(FieldKind::element);
   EXPECT_NE(std::find(elements.begin(), elements.end(), "fp8"), elements.end());  // an alias
 }

@@ -41,12 +41,15 @@ extern "C" {
 
 /* Return codes: the CLI's exit codes where they mean the same thing. */
 #define TILEFIT_OK 0
-#define TILEFIT_ERROR_INPUT 2    /* bad config JSON, an unknown arch, a bad argument: message + field */
-#define TILEFIT_ERROR_DEVICE 3   /* no GPU could be asked (no driver, no device, built without CUDA) */
+#define TILEFIT_ERROR_INPUT \
+  2 /* bad config JSON, an unknown arch, a bad argument: message + field */
+#define TILEFIT_ERROR_DEVICE \
+  3 /* no GPU could be asked (no driver, no device, built without CUDA) */
 #define TILEFIT_ERROR_INTERNAL 5 /* a bug in tilefit (please report it), or out of memory */
 
 /* Flags of the analyse calls. */
-#define TILEFIT_VERDICT 1u /* status, stages, max_stages, bytes only: no breakdown, no diagnostics (fast) */
+#define TILEFIT_VERDICT \
+  1u /* status, stages, max_stages, bytes only: no breakdown, no diagnostics (fast) */
 /* tilefit_analyze_batch only, with TILEFIT_VERDICT: each result as an array
  * [STATUS, smem_bytes, stages, max_stages, max_stages_smem_bytes] (STATUS 0 fits, 1 does not fit,
  * 2 invalid; a byte count null when unknown) — for pruning thousands of configs. */
@@ -71,11 +74,13 @@ TILEFIT_C_API const char* tilefit_error_message(const tilefit_context* ctx);
 TILEFIT_C_API const char* tilefit_error_field(const tilefit_context* ctx);
 
 /* The built-in table's limits for arch ("sm_120", "sm90", "12.0", ...). */
-TILEFIT_C_API int tilefit_target_builtin(tilefit_context* ctx, const char* arch, tilefit_target** out);
+TILEFIT_C_API int tilefit_target_builtin(tilefit_context* ctx, const char* arch,
+                                         tilefit_target** out);
 /* GPU `device` through the CUDA Runtime (TILEFIT_ERROR_DEVICE without one). */
 TILEFIT_C_API int tilefit_target_device(tilefit_context* ctx, int device, tilefit_target** out);
 /* The target's limits as JSON: {"arch":"sm_120","sm":120,"optin_per_block":101376,...}. */
-TILEFIT_C_API int tilefit_target_json(tilefit_context* ctx, const tilefit_target* target, const char** out);
+TILEFIT_C_API int tilefit_target_json(tilefit_context* ctx, const tilefit_target* target,
+                                      const char** out);
 TILEFIT_C_API void tilefit_target_free(tilefit_target* target);
 
 /* One config (a JSON object in the config-file format, or a CUTLASS kernel name as a JSON
@@ -90,7 +95,8 @@ TILEFIT_C_API int tilefit_analyze(tilefit_context* ctx, const char* config_json,
  * for a config that cannot be read. Returns TILEFIT_ERROR_INPUT only when the text is not an
  * array of configs at all. */
 TILEFIT_C_API int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
-                                        const tilefit_target* target, unsigned flags, const char** out);
+                                        const tilefit_target* target, unsigned flags,
+                                        const char** out);
 
 /* Config files (tilefit's format, vLLM/SGLang tuned tables) as `tilefit check` reads them:
  * `paths_json` a JSON array of paths; `arch` NULL or "": each config's own arch (a tuned table's
@@ -98,15 +104,16 @@ TILEFIT_C_API int tilefit_analyze_batch(tilefit_context* ctx, const char* config
  * {"results":[...],"errors":[{"message":...,"field":...,"file":...,"index":I}]}; the call
  * returns TILEFIT_ERROR_INPUT (message and field of the first error) when there are errors, and
  * *out is still set. */
-TILEFIT_C_API int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char* arch,
-                                      unsigned flags, const char** out);
+TILEFIT_C_API int tilefit_check_files(tilefit_context* ctx, const char* paths_json,
+                                      const char* arch, unsigned flags, const char** out);
 
 /* `tilefit suggest` for one config: the nearest alternatives that fit the target (at most
  * max_suggestions). *out: a JSON array, nearest first, of
  * {"distance":D,"changes":[{"field":F,"from":X,"to":Y}],"config":{...},"result":{...}}
  * (empty when the config fits or no move fits). */
-TILEFIT_C_API int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit_target* target,
-                                  int max_suggestions, const char** out);
+TILEFIT_C_API int tilefit_suggest(tilefit_context* ctx, const char* config_json,
+                                  const tilefit_target* target, int max_suggestions,
+                                  const char** out);
 
 #ifdef __cplusplus
 }

@@ -68,14 +68,14 @@ struct Part {
 
 /// What a GPU grants (cudaDeviceGetAttribute's names); builtin_limits() or device_limits().
 struct Limits {
-  int sm = 0;                            ///< compute capability as major*10+minor (90, 120, ...)
-  std::int64_t optin_per_block = 0;      ///< cudaDevAttrMaxSharedMemoryPerBlockOptin
-  std::int64_t per_sm = 0;               ///< cudaDevAttrMaxSharedMemoryPerMultiprocessor
-  std::int64_t reserved_per_block = 0;   ///< cudaDevAttrReservedSharedMemoryPerBlock
-  std::int64_t default_per_block = 0;    ///< cudaDevAttrMaxSharedMemoryPerBlock (no opt-in)
-  int max_ctas_per_sm = 0;               ///< cudaDevAttrMaxBlocksPerMultiprocessor
-  int regs_per_sm = 0;                   ///< cudaDevAttrMaxRegistersPerMultiprocessor
-  int threads_per_sm = 0;                ///< cudaDevAttrMaxThreadsPerMultiProcessor
+  int sm = 0;                           ///< compute capability as major*10+minor (90, 120, ...)
+  std::int64_t optin_per_block = 0;     ///< cudaDevAttrMaxSharedMemoryPerBlockOptin
+  std::int64_t per_sm = 0;              ///< cudaDevAttrMaxSharedMemoryPerMultiprocessor
+  std::int64_t reserved_per_block = 0;  ///< cudaDevAttrReservedSharedMemoryPerBlock
+  std::int64_t default_per_block = 0;   ///< cudaDevAttrMaxSharedMemoryPerBlock (no opt-in)
+  int max_ctas_per_sm = 0;              ///< cudaDevAttrMaxBlocksPerMultiprocessor
+  int regs_per_sm = 0;                  ///< cudaDevAttrMaxRegistersPerMultiprocessor
+  int threads_per_sm = 0;               ///< cudaDevAttrMaxThreadsPerMultiProcessor
 };
 
 /// One config as the reader read it (opaque: the model's typed config stays inside the library).
@@ -111,23 +111,23 @@ class Config {
 
 struct Analysis {
   bool fits = false;
-  std::string status;                           ///< "fits", "does_not_fit", "invalid"
-  std::string name;                             ///< the config's "name" (empty when none)
-  std::string kernel;                           ///< the family modelled ("sm120_blockscaled")
-  std::string kernel_description;               ///< the CUTLASS kernel / Triton MMA it maps to
-  std::string arch;                             ///< "sm_120"
-  std::optional<std::int64_t> smem_bytes;       ///< dynamic shared memory at `stages`
-  int stages = 0;                               ///< what the kernel is built with
-  bool auto_stages = true;                      ///< `stages` is the builder's automatic count
-  int max_stages = 0;                           ///< the largest stage count that fits (0: none)
+  std::string status;                      ///< "fits", "does_not_fit", "invalid"
+  std::string name;                        ///< the config's "name" (empty when none)
+  std::string kernel;                      ///< the family modelled ("sm120_blockscaled")
+  std::string kernel_description;          ///< the CUTLASS kernel / Triton MMA it maps to
+  std::string arch;                        ///< "sm_120"
+  std::optional<std::int64_t> smem_bytes;  ///< dynamic shared memory at `stages`
+  int stages = 0;                          ///< what the kernel is built with
+  bool auto_stages = true;                 ///< `stages` is the builder's automatic count
+  int max_stages = 0;                      ///< the largest stage count that fits (0: none)
   std::optional<std::int64_t> max_stages_smem_bytes;
-  std::int64_t limit_bytes = 0;                 ///< opt-in shared memory per block
-  std::optional<std::int64_t> headroom_bytes;   ///< limit - smem (negative when over)
+  std::int64_t limit_bytes = 0;                ///< opt-in shared memory per block
+  std::optional<std::int64_t> headroom_bytes;  ///< limit - smem (negative when over)
   int ctas_per_sm = 0;
   std::optional<std::int64_t> epilogue_smem_bytes;  ///< sizeof(CollectiveEpilogue::SharedStorage)
   std::optional<std::int64_t> mainloop_smem_bytes;  ///< sizeof(CollectiveMainloop::SharedStorage)
-  std::vector<Part> breakdown;                  ///< non-zero parts; they sum to smem_bytes
-  std::vector<Message> diagnostics;             ///< why, what fits instead, what to know
+  std::vector<Part> breakdown;                      ///< non-zero parts; they sum to smem_bytes
+  std::vector<Message> diagnostics;                 ///< why, what fits instead, what to know
 };
 
 /// One config as JSON text — an object in the config-file format (README "Config format"),

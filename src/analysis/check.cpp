@@ -28,9 +28,15 @@ std::string problem_text(const Problem& p) {
 void Tally::count(const Entry& e) {
   ++configs;
   switch (e.result.status) {
-    case model::Status::Fits: ++fits; break;
-    case model::Status::DoesNotFit: ++does_not_fit; break;
-    case model::Status::Invalid: ++invalid; break;
+    case model::Status::Fits:
+      ++fits;
+      break;
+    case model::Status::DoesNotFit:
+      ++does_not_fit;
+      break;
+    case model::Status::Invalid:
+      ++invalid;
+      break;
   }
 }
 
@@ -75,10 +81,11 @@ void CheckStream::add(io::LoadResult&& loaded, CheckSink& sink) {
 void CheckStream::add_file(const std::string& path, CheckSink& sink) {
   // Each config analysed as soon as it is read: memory stays at one config, whatever the file.
   const bool analyse_configs = !resolvers_.front().device_failure();
-  std::vector<io::ConfigError> errors = io::stream(io::Source::file(path), [&](io::LoadedConfig&& lc) {
-    if (!analyse_configs || sink.stopped()) return;
-    for (TargetResolver& r : resolvers_) analyse(lc, r, sink);
-  });
+  std::vector<io::ConfigError> errors =
+      io::stream(io::Source::file(path), [&](io::LoadedConfig&& lc) {
+        if (!analyse_configs || sink.stopped()) return;
+        for (TargetResolver& r : resolvers_) analyse(lc, r, sink);
+      });
   for (io::ConfigError& e : errors) report({Problem::Kind::input, std::move(e)}, sink);
 }
 
@@ -94,7 +101,8 @@ void CheckStream::analyse(const io::LoadedConfig& lc, TargetResolver& resolver, 
   // A problem that is the same for every config of the file: reported once, for the file.
   auto once_per_file = [&](Problem::Kind kind, std::string message) {
     const auto key = std::make_pair(lc.file, message);
-    if (std::find(file_problems_.begin(), file_problems_.end(), key) != file_problems_.end()) return;
+    if (std::find(file_problems_.begin(), file_problems_.end(), key) != file_problems_.end())
+      return;
     file_problems_.push_back(key);
     report({kind, {lc.file, -1, "", res.field, std::move(message)}}, sink);
   };

@@ -32,7 +32,8 @@ bool wants_suggestions(const model::Result& r) {
   if (r.status == model::Status::DoesNotFit) return true;
   if (r.status != model::Status::Invalid) return false;
   for (const model::Diagnostic& d : r.diagnostics)
-    if (d.code != model::Code::stages_below_minimum && d.severity == model::Severity::error) return false;
+    if (d.code != model::Code::stages_below_minimum && d.severity == model::Severity::error)
+      return false;
   for (const model::Diagnostic& d : r.diagnostics)
     if (d.code == model::Code::stages_below_minimum) return true;
   return false;
@@ -65,7 +66,8 @@ std::vector<Suggestion> suggest(const KernelConfig& cfg, const model::Limits& li
       if (m < 8 || n < 8) continue;
       KernelConfig c = cfg;
       c.epilogue.tile = std::array<long long, 2>{m, n};
-      if (c.epilogue.variant == model::EpilogueVariant::Auto) c.epilogue.variant = model::EpilogueVariant::Tma;
+      if (c.epilogue.variant == model::EpilogueVariant::Auto)
+        c.epilogue.variant = model::EpilogueVariant::Tma;
       add(c, {{"epilogue.tile", tile2(em, en), tile2(m, n)}}, 2);
     }
   }
@@ -73,20 +75,34 @@ std::vector<Suggestion> suggest(const KernelConfig& cfg, const model::Limits& li
   const auto swap_schedule = [&](model::Schedule from, model::Schedule to) {
     KernelConfig c = cfg;
     c.schedule = to;
-    add(c, {{"schedule", std::string(model::schedule_name(from)), std::string(model::schedule_name(to))}}, 2);
+    add(c,
+        {{"schedule", std::string(model::schedule_name(from)),
+          std::string(model::schedule_name(to))}},
+        2);
   };
   switch (cfg.schedule) {
-    case model::Schedule::Cooperative: swap_schedule(cfg.schedule, model::Schedule::Pingpong); break;
-    case model::Schedule::Pingpong: swap_schedule(cfg.schedule, model::Schedule::Cooperative); break;
-    case model::Schedule::Sm1: swap_schedule(cfg.schedule, model::Schedule::Sm2); break;
-    case model::Schedule::Sm2: swap_schedule(cfg.schedule, model::Schedule::Sm1); break;
-    case model::Schedule::Auto:
-      swap_schedule(cfg.schedule, cfg.arch >= 100 && cfg.arch < 120 ? model::Schedule::Sm1 : model::Schedule::Pingpong);
+    case model::Schedule::Cooperative:
+      swap_schedule(cfg.schedule, model::Schedule::Pingpong);
       break;
-    default: break;
+    case model::Schedule::Pingpong:
+      swap_schedule(cfg.schedule, model::Schedule::Cooperative);
+      break;
+    case model::Schedule::Sm1:
+      swap_schedule(cfg.schedule, model::Schedule::Sm2);
+      break;
+    case model::Schedule::Sm2:
+      swap_schedule(cfg.schedule, model::Schedule::Sm1);
+      break;
+    case model::Schedule::Auto:
+      swap_schedule(cfg.schedule, cfg.arch >= 100 && cfg.arch < 120 ? model::Schedule::Sm1
+                                                                    : model::Schedule::Pingpong);
+      break;
+    default:
+      break;
   }
   // 3, 4: a halved tile extent.
-  for (const auto& [field, dist] : {std::pair{"tile.k", 3}, std::pair{"tile.n", 4}, std::pair{"tile.m", 4}}) {
+  for (const auto& [field, dist] :
+       {std::pair{"tile.k", 3}, std::pair{"tile.n", 4}, std::pair{"tile.m", 4}}) {
     KernelConfig c = cfg;
     long long& x = field[5] == 'k' ? c.k : field[5] == 'n' ? c.n : c.m;
     if (x < 16 || x % 2 != 0) continue;
@@ -100,12 +116,14 @@ std::vector<Suggestion> suggest(const KernelConfig& cfg, const model::Limits& li
   std::set<std::string> seen{io::config_json(cfg)};
   for (Move& mv : moves) {
     model::Result r = model::evaluate(mv.config, limits, model::Detail::verdict);
-    if (r.status != model::Status::Fits && r.max_stages > 0 && mv.changes.front().field != "stages") {
+    if (r.status != model::Status::Fits && r.max_stages > 0 &&
+        mv.changes.front().field != "stages") {
       KernelConfig c = mv.config;
       c.stages = r.max_stages;
       model::Result again = model::evaluate(c, limits, model::Detail::verdict);
       if (again.fits) {
-        mv.changes.push_back({"stages", stages_text(mv.config.stages), std::to_string(r.max_stages)});
+        mv.changes.push_back(
+            {"stages", stages_text(mv.config.stages), std::to_string(r.max_stages)});
         mv.config = std::move(c);
         mv.distance += 1;
         r = std::move(again);

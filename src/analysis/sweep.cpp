@@ -29,14 +29,21 @@ double key_of(SortKey k, bool reverse, std::span<const Entry> entries) {
     const model::Result& r = e.result;
     double v = 0;
     switch (k) {
-      case SortKey::none: v = 0; break;
-      case SortKey::stages: v = r.stages; break;
-      case SortKey::bytes: v = r.smem_bytes ? -static_cast<double>(*r.smem_bytes) : -1e300; break;
+      case SortKey::none:
+        v = 0;
+        break;
+      case SortKey::stages:
+        v = r.stages;
+        break;
+      case SortKey::bytes:
+        v = r.smem_bytes ? -static_cast<double>(*r.smem_bytes) : -1e300;
+        break;
       case SortKey::headroom:
         v = r.headroom_bytes ? -static_cast<double>(*r.headroom_bytes) : -1e300;
         break;
       case SortKey::tile:
-        v = static_cast<double>(e.config.m) * static_cast<double>(e.config.n) * static_cast<double>(e.config.k);
+        v = static_cast<double>(e.config.m) * static_cast<double>(e.config.n) *
+            static_cast<double>(e.config.k);
         break;
     }
     best = std::max(best, reverse ? -v : v);
@@ -71,7 +78,8 @@ class Evaluator {
       Cached& c = cached_[a];
       if (explain || !c.valid || c.arch != config_.arch || c.arch_given != s.arch_given) {
         Resolution res = resolvers_[a].resolve(config_, s.arch_given, explain);
-        if (res.kind == Resolution::Kind::input_error || res.kind == Resolution::Kind::device_error) {
+        if (res.kind == Resolution::Kind::input_error ||
+            res.kind == Resolution::Kind::device_error) {
           problem(s, res);
           return false;
         }
@@ -112,8 +120,9 @@ class Evaluator {
   void problem(const io::ConfigSpace& s, const Resolution& res) {
     const std::string key = s.file + "\n" + std::to_string(s.index) + "\n" + res.message;
     if (!reported_.insert(key).second) return;
-    problems_.push_back({res.kind == Resolution::Kind::device_error ? Problem::Kind::device : Problem::Kind::input,
-                         {s.file, s.index, s.name, res.field, res.message}});
+    problems_.push_back(
+        {res.kind == Resolution::Kind::device_error ? Problem::Kind::device : Problem::Kind::input,
+         {s.file, s.index, s.name, res.field, res.message}});
   }
 
   const SweepOptions& options_;
@@ -144,7 +153,7 @@ SweepTally run_sweep(const std::vector<io::ConfigSpace>& spaces, const SweepOpti
   SweepTally t;
   Evaluator ev(options, devices, problems);
   const bool sorting = options.sort != SortKey::none;
-  std::vector<Held> held;  // sorted, all listed ones
+  std::vector<Held> held;                                     // sorted, all listed ones
   std::priority_queue<Held, std::vector<Held>, Better> best;  // sorted with top: the best `top`
   std::uint64_t order = 0;
   std::uint64_t total = 0, done = 0;
@@ -162,9 +171,15 @@ SweepTally run_sweep(const std::vector<io::ConfigSpace>& spaces, const SweepOpti
       for (const Entry& e : ev.entries()) {
         ++t.candidates;
         switch (e.result.status) {
-          case model::Status::Fits: ++t.fits; break;
-          case model::Status::DoesNotFit: ++t.does_not_fit; break;
-          case model::Status::Invalid: ++t.invalid; break;
+          case model::Status::Fits:
+            ++t.fits;
+            break;
+          case model::Status::DoesNotFit:
+            ++t.does_not_fit;
+            break;
+          case model::Status::Invalid:
+            ++t.invalid;
+            break;
         }
       }
       if (!ev.listed()) continue;

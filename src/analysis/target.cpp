@@ -6,10 +6,14 @@ namespace tilefit::analysis {
 
 std::string_view mode_name(TargetRequest::Mode m) {
   switch (m) {
-    case TargetRequest::Mode::per_config: return "per-config";
-    case TargetRequest::Mode::arch: return "arch";
-    case TargetRequest::Mode::device: return "device";
-    case TargetRequest::Mode::builtin: return "builtin";
+    case TargetRequest::Mode::per_config:
+      return "per-config";
+    case TargetRequest::Mode::arch:
+      return "arch";
+    case TargetRequest::Mode::device:
+      return "device";
+    case TargetRequest::Mode::builtin:
+      return "builtin";
   }
   return "?";
 }

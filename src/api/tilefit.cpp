@@ -16,7 +16,9 @@ namespace {
 
 constexpr const char* kLabel = "<config>";
 
-[[noreturn]] void throw_input(const io::ConfigError& e) { throw InputError(io::format_error(e), e.field); }
+[[noreturn]] void throw_input(const io::ConfigError& e) {
+  throw InputError(io::format_error(e), e.field);
+}
 
 }  // namespace
 
@@ -37,15 +39,16 @@ namespace api {
 void check_valid(const model::KernelConfig& cfg, const io::Provenance& from) {
   const std::vector<model::ConfigIssue> issues = model::validate(cfg);
   // Named as the reader names the one config of an API text: "<config>", config #0.
-  if (!issues.empty()) throw_input(from.error(cfg.name, issues.front().field, issues.front().message));
+  if (!issues.empty())
+    throw_input(from.error(cfg.name, issues.front().field, issues.front().message));
 }
 
 const model::Limits& builtin_model_limits(std::string_view arch) {
   const auto sm = model::parse_arch(arch);
   const model::ArchInfo* info = sm ? model::find_arch(*sm) : nullptr;
   if (!info)
-    throw InputError("arch \"" + std::string(arch) + "\" is not a known architecture; allowed: " +
-                         model::arch_choices(),
+    throw InputError("arch \"" + std::string(arch) +
+                         "\" is not a known architecture; allowed: " + model::arch_choices(),
                      "arch");
   return info->limits;
 }
@@ -59,7 +62,9 @@ io::LoadedConfig read_model_config(std::string_view config_json, std::string_vie
   if (kind == nlohmann::json::value_t::discarded) {
     r = io::load<io::LoadResult>(io::Source::text(config_json, kLabel));
   } else if (kind != nlohmann::json::value_t::object && kind != nlohmann::json::value_t::string) {
-    throw InputError(std::string(kLabel) + ": expected one config: a JSON object (or a CUTLASS kernel name)", "");
+    throw InputError(
+        std::string(kLabel) + ": expected one config: a JSON object (or a CUTLASS kernel name)",
+        "");
   } else {
     std::string one;
     one.reserve(config_json.size() + 2);
@@ -75,9 +80,10 @@ io::LoadedConfig read_model_config(std::string_view config_json, std::string_vie
     cfg.arch = builtin_model_limits(arch).sm;
     one.from.give("arch");
   } else if (!one.arch_given) {
-    throw InputError(std::string(kLabel) +
-                         ": field \"arch\": missing; give the config an \"arch\" or pass one to analyze()",
-                     "arch");
+    throw InputError(
+        std::string(kLabel) +
+            ": field \"arch\": missing; give the config an \"arch\" or pass one to analyze()",
+        "arch");
   }
   return one;
 }
@@ -106,8 +112,8 @@ Analysis to_analysis(const model::Result& r) {
         a.breakdown.push_back({std::string(model::component_key(static_cast<model::Component>(c))),
                                r.breakdown->parts[c]});
   for (const model::Diagnostic& d : r.diagnostics)
-    a.diagnostics.push_back({std::string(model::code_name(d.code)), std::string(model::severity_name(d.severity)),
-                             report::message(d)});
+    a.diagnostics.push_back({std::string(model::code_name(d.code)),
+                             std::string(model::severity_name(d.severity)), report::message(d)});
   return a;
 }
 
@@ -141,7 +147,9 @@ void Config::set_stages(std::optional<int> stages) {
 std::string Config::json() const { return io::config_json(impl_->cfg); }
 
 // ---- the API ------------------------------------------------------------------------------------
-Limits builtin_limits(std::string_view arch) { return api::to_public(api::builtin_model_limits(arch)); }
+Limits builtin_limits(std::string_view arch) {
+  return api::to_public(api::builtin_model_limits(arch));
+}
 
 Config read_config(std::string_view config_json, std::string_view arch) {
   auto impl = std::make_unique<Config::Impl>();
@@ -153,7 +161,8 @@ Config read_config(std::string_view config_json, std::string_view arch) {
 
 Analysis analyze(std::string_view config_json, std::string_view arch) {
   const model::KernelConfig cfg = api::read_model_config(config_json, arch).config;
-  return api::to_analysis(model::evaluate(cfg, api::builtin_model_limits(model::arch_name(cfg.arch))));
+  return api::to_analysis(
+      model::evaluate(cfg, api::builtin_model_limits(model::arch_name(cfg.arch))));
 }
 
 Analysis analyze(const Config& cfg, const Limits& limits) {

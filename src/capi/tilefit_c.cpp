@@ -58,10 +58,12 @@ int guarded(tilefit_context* ctx, F&& f) {
   } catch (const std::bad_alloc&) {
     return fail(ctx, TILEFIT_ERROR_INTERNAL, "internal error: out of memory");
   } catch (const std::exception& e) {
-    return fail(ctx, TILEFIT_ERROR_INTERNAL, std::string("internal error: ") + e.what() +
-                                                 " (a bug in tilefit; please report it)");
+    return fail(
+        ctx, TILEFIT_ERROR_INTERNAL,
+        std::string("internal error: ") + e.what() + " (a bug in tilefit; please report it)");
   } catch (...) {
-    return fail(ctx, TILEFIT_ERROR_INTERNAL, "internal error: unknown exception (a bug in tilefit; please report it)");
+    return fail(ctx, TILEFIT_ERROR_INTERNAL,
+                "internal error: unknown exception (a bug in tilefit; please report it)");
   }
 }
 
@@ -94,8 +96,10 @@ void put_bool(std::string& o, std::string_view key, bool v) {
   o += ',';
 }
 void close_object(std::string& o) {
-  if (o.back() == ',') o.back() = '}';
-  else o += '}';
+  if (o.back() == ',')
+    o.back() = '}';
+  else
+    o += '}';
 }
 
 std::optional<long long> opt(const std::optional<model::Bytes>& b) {
@@ -172,8 +176,12 @@ const char* tilefit_version(void) {
 tilefit_context* tilefit_context_new(void) { return new (std::nothrow) tilefit_context(); }
 void tilefit_context_free(tilefit_context* ctx) { delete ctx; }
 
-const char* tilefit_error_message(const tilefit_context* ctx) { return ctx ? ctx->error_message.c_str() : ""; }
-const char* tilefit_error_field(const tilefit_context* ctx) { return ctx ? ctx->error_field.c_str() : ""; }
+const char* tilefit_error_message(const tilefit_context* ctx) {
+  return ctx ? ctx->error_message.c_str() : "";
+}
+const char* tilefit_error_field(const tilefit_context* ctx) {
+  return ctx ? ctx->error_field.c_str() : "";
+}
 
 int tilefit_target_builtin(tilefit_context* ctx, const char* arch, tilefit_target** out) {
   return guarded(ctx, [&] {
@@ -197,7 +205,8 @@ int tilefit_target_device(tilefit_context* ctx, int device, tilefit_target** out
 
 int tilefit_target_json(tilefit_context* ctx, const tilefit_target* target, const char** out) {
   return guarded(ctx, [&] {
-    if (!target || !out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_json: target or out is NULL");
+    if (!target || !out)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_json: target or out is NULL");
     const model::Limits& l = target->limits;
     std::string& o = ctx->out;
     o.clear();
@@ -222,11 +231,12 @@ void tilefit_target_free(tilefit_target* target) { delete target; }
 int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* arch, unsigned flags,
                     const char** out) {
   return guarded(ctx, [&] {
-    if (!config_json || !out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze: config_json or out is NULL");
+    if (!config_json || !out)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze: config_json or out is NULL");
     *out = nullptr;
     const model::KernelConfig cfg = api::read_model_config(config_json, nonnull(arch)).config;
-    const model::Result r =
-        model::evaluate(cfg, api::builtin_model_limits(model::arch_name(cfg.arch)), detail_of(flags));
+    const model::Result r = model::evaluate(
+        cfg, api::builtin_model_limits(model::arch_name(cfg.arch)), detail_of(flags));
     ctx->out.clear();
     write_result(ctx->out, r, -1, flags & TILEFIT_VERDICT);
     *out = ctx->out.c_str();
@@ -234,16 +244,18 @@ int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* a
   });
 }
 
-int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json, const tilefit_target* target,
-                          unsigned flags, const char** out) {
+int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
+                          const tilefit_target* target, unsigned flags, const char** out) {
   return guarded(ctx, [&] {
     if (!configs_json || !target || !out)
-      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze_batch: configs_json, target or out is NULL");
+      return fail(ctx, TILEFIT_ERROR_INPUT,
+                  "tilefit_analyze_batch: configs_json, target or out is NULL");
     *out = nullptr;
     std::string_view text(configs_json);
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos || text[first] != '[')
-      return fail(ctx, TILEFIT_ERROR_INPUT, std::string(kLabel) + ": expected a JSON array of configs");
+      return fail(ctx, TILEFIT_ERROR_INPUT,
+                  std::string(kLabel) + ": expected a JSON array of configs");
     io::LoadResult loaded = io::load<io::LoadResult>(io::Source::text(text, kLabel));
     // A file-level error (not JSON, too many configs): the batch as a whole.
     for (const io::ConfigError& e : loaded.errors)
@@ -252,7 +264,10 @@ int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json, const 
     const bool compact = (flags & TILEFIT_COMPACT) && detail == model::Detail::verdict;
     std::string& o = ctx->out;
     o.clear();
-    o.reserve(loaded.configs.size() * (compact ? 24 : detail == model::Detail::verdict ? 260 : 1500) + 2);
+    o.reserve(loaded.configs.size() * (compact                            ? 24
+                                       : detail == model::Detail::verdict ? 260
+                                                                          : 1500) +
+              2);
     o += '[';
     std::size_t ci = 0, ei = 0;
     bool any = false;
@@ -295,17 +310,21 @@ int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json, const 
   });
 }
 
-int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char* arch, unsigned flags,
-                        const char** out) {
+int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char* arch,
+                        unsigned flags, const char** out) {
   return guarded(ctx, [&] {
-    if (!paths_json || !out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_check_files: paths_json or out is NULL");
+    if (!paths_json || !out)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_check_files: paths_json or out is NULL");
     *out = nullptr;
     std::vector<std::string> paths;
-    const nlohmann::json doc = nlohmann::json::parse(paths_json, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json doc =
+        nlohmann::json::parse(paths_json, nullptr, /*allow_exceptions=*/false);
     if (!doc.is_array())
       return fail(ctx, TILEFIT_ERROR_INPUT, "paths: expected a JSON array of file names", "paths");
     for (const nlohmann::json& p : doc) {
-      if (!p.is_string()) return fail(ctx, TILEFIT_ERROR_INPUT, "paths: expected a JSON array of file names", "paths");
+      if (!p.is_string())
+        return fail(ctx, TILEFIT_ERROR_INPUT, "paths: expected a JSON array of file names",
+                    "paths");
       paths.push_back(p.get<std::string>());
     }
     analysis::TargetRequest request;
@@ -315,7 +334,8 @@ int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char
     } else {
       request.mode = analysis::TargetRequest::Mode::builtin;
     }
-    const analysis::CheckRun run = analysis::check_files(paths, request, device::system_devices(), detail_of(flags));
+    const analysis::CheckRun run =
+        analysis::check_files(paths, request, device::system_devices(), detail_of(flags));
     std::string& o = ctx->out;
     o.clear();
     o += "{\"results\":[";
@@ -344,8 +364,10 @@ int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char
     o += "]}";
     *out = o.c_str();
     if (!run.problems.empty())
-      return fail(ctx, run.problems.front().kind == analysis::Problem::Kind::device ? TILEFIT_ERROR_DEVICE
-                                                                                    : TILEFIT_ERROR_INPUT,
+      return fail(ctx,
+                  run.problems.front().kind == analysis::Problem::Kind::device
+                      ? TILEFIT_ERROR_DEVICE
+                      : TILEFIT_ERROR_INPUT,
                   analysis::problem_text(run.problems.front()), run.problems.front().where.field);
     return TILEFIT_OK;
   });
@@ -357,14 +379,16 @@ int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit
     if (!config_json || !target || !out)
       return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_suggest: config_json, target or out is NULL");
     *out = nullptr;
-    model::KernelConfig cfg = api::read_model_config(config_json, model::arch_name(target->limits.sm)).config;
+    model::KernelConfig cfg =
+        api::read_model_config(config_json, model::arch_name(target->limits.sm)).config;
     const model::Result original = model::evaluate(cfg, target->limits);
     std::string& o = ctx->out;
     o.clear();
     o += '[';
     if (analysis::wants_suggestions(original)) {
-      const auto found = analysis::suggest(cfg, target->limits, original,
-                                           static_cast<std::size_t>(max_suggestions > 0 ? max_suggestions : 5));
+      const auto found =
+          analysis::suggest(cfg, target->limits, original,
+                            static_cast<std::size_t>(max_suggestions > 0 ? max_suggestions : 5));
       for (std::size_t k = 0; k < found.size(); ++k) {
         if (k) o += ',';
         const analysis::Suggestion& s = found[k];

@@ -42,7 +42,7 @@ struct CliContext {
   Output& out;
   /// Standard error, for the progress line only (cli/progress.hpp); errors go to `errors`.
   ErrorOutput& err;
-  std::vector<std::string> errors;  ///< lines for stderr, without the "error: " prefix
+  std::vector<std::string> errors;    ///< lines for stderr, without the "error: " prefix
   std::vector<std::string> warnings;  ///< lines for stderr before the errors, without "warning: "
   int exit_code = kExitOk;
 

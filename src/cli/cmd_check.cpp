@@ -40,13 +40,16 @@ class Sink final : public analysis::CheckSink {
 void run_check(const CheckOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
   const report::Format format = report::format_named(opt.format);
-  if (format == report::Format::json || format == report::Format::svg) Output::report_closed_pipes();
+  if (format == report::Format::json || format == report::Format::svg)
+    Output::report_closed_pipes();
   require_inputs(opt, "config files", ctx);
   if (opt.breakdown && format != report::Format::table)
-    throw CommandError(kExitInput, "--breakdown is for --format table; --format " + opt.format +
-                                       (format == report::Format::json  ? " always carries \"breakdown\""
-                                        : format == report::Format::svg ? " always draws the breakdown"
-                                                                        : " has no room for it: use --format json"));
+    throw CommandError(
+        kExitInput,
+        "--breakdown is for --format table; --format " + opt.format +
+            (format == report::Format::json  ? " always carries \"breakdown\""
+             : format == report::Format::svg ? " always draws the breakdown"
+                                             : " has no room for it: use --format json"));
 
   // Files are read and analysed one at a time and each result written as it comes: memory stays
   // bounded whatever the number of files and configs.
@@ -55,7 +58,8 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
       format, opt.breakdown, stream.head(), [&ctx](std::string_view text) { ctx.out.write(text); },
       [&ctx] { return ctx.out.failed(); }, /*bars=*/ctx.out.terminal());
   Sink sink(*writer, ctx);
-  if (!opt.names.empty()) stream.add(io::load<io::LoadResult>(io::Source::kernel_names(opt.names)), sink);
+  if (!opt.names.empty())
+    stream.add(io::load<io::LoadResult>(io::Source::kernel_names(opt.names)), sink);
   for (const std::string& file : opt.files) {
     if (sink.stopped()) break;
     stream.add_file(file, sink);
@@ -66,18 +70,22 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_check(CLI::App& app, Command& cmd) {
-  auto [sub, opt] = add_command(app, cmd, "check",
-                                "Check tile configs: fits or not, stage counts, bytes by component", run_check);
-  add_input_options(*sub, *opt, "Config files (JSON); - reads standard input",
-                    "A CUTLASS library kernel name to check, e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_"
-                    "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
-                    "(repeatable)");
-  add_format_option(*sub, opt->format,
-                    "table (default), json, csv, markdown or svg (each config's budget as a stacked bar "
-                    "against the limit)",
-                    {"table", "json", "csv", "markdown", "svg"});
-  sub->add_flag("--breakdown", opt->breakdown,
-                "Show bytes per component, the limits used and the CUTLASS kernel under each config");
+  auto [sub, opt] =
+      add_command(app, cmd, "check",
+                  "Check tile configs: fits or not, stage counts, bytes by component", run_check);
+  add_input_options(
+      *sub, *opt, "Config files (JSON); - reads standard input",
+      "A CUTLASS library kernel name to check, e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_"
+      "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
+      "(repeatable)");
+  add_format_option(
+      *sub, opt->format,
+      "table (default), json, csv, markdown or svg (each config's budget as a stacked bar "
+      "against the limit)",
+      {"table", "json", "csv", "markdown", "svg"});
+  sub->add_flag(
+      "--breakdown", opt->breakdown,
+      "Show bytes per component, the limits used and the CUTLASS kernel under each config");
 }
 
 }  // namespace tilefit::cli

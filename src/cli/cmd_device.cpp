@@ -35,15 +35,20 @@ void run_device(const DeviceOptions& opt, CliContext& ctx) {
   std::optional<device::DeviceError> err;
   if (opt.device == "all") {
     auto r = ctx.env.devices.all();
-    if (r) devs = std::move(r).value();
-    else err = r.error();
+    if (r)
+      devs = std::move(r).value();
+    else
+      err = r.error();
   } else if (auto idx = parse_index(opt.device)) {
     auto r = ctx.env.devices.one(*idx);
-    if (r) devs.push_back(std::move(r).value());
-    else err = r.error();
+    if (r)
+      devs.push_back(std::move(r).value());
+    else
+      err = r.error();
   } else {
     throw CommandError(kExitInput,
-                       "--device '" + opt.device + "': not a GPU index; allowed: a whole number 0, 1, 2, ... or 'all'");
+                       "--device '" + opt.device +
+                           "': not a GPU index; allowed: a whole number 0, 1, 2, ... or 'all'");
   }
 
   if (err) {
@@ -61,7 +66,8 @@ void run_device(const DeviceOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_device(CLI::App& app, Command& cmd) {
-  auto [sub, opt] = add_command(app, cmd, "device",
+  auto [sub, opt] = add_command(
+      app, cmd, "device",
       "Show what the GPUs here report (CUDA Runtime): compute capability, SMs, shared memory "
       "limits, CTAs/registers/threads per SM, driver and runtime; and where they differ from "
       "the built-in table. Honours CUDA_VISIBLE_DEVICES. Exit 3 when no GPU can be queried.",

@@ -5,8 +5,8 @@
 namespace tilefit::cli {
 
 void register_families(CLI::App& app, Command& cmd) {
-  register_listing(app, cmd, "families", "List the kernel families tilefit models", report::families_text,
-                   report::families_json);
+  register_listing(app, cmd, "families", "List the kernel families tilefit models",
+                   report::families_text, report::families_json);
 }
 
 }  // namespace tilefit::cli

@@ -43,8 +43,8 @@ void device_failure(const device::DeviceError& err, bool json, CliContext& ctx) 
 }
 
 /// Probes one evaluated config (when the model gives smem_bytes); a DeviceError stops the run.
-std::optional<device::DeviceError> probe_one(const device::ProbeSource& probe, const device::DeviceInfo& dev,
-                                             report::ProbeRow& row) {
+std::optional<device::DeviceError> probe_one(const device::ProbeSource& probe,
+                                             const device::DeviceInfo& dev, report::ProbeRow& row) {
   const model::Limits& lim = dev.limits;
   if (row.smem) {
     row.model_fits = *row.smem <= lim.optin_per_block;
@@ -67,10 +67,11 @@ std::optional<device::DeviceError> probe_one(const device::ProbeSource& probe, c
                             row.launch->refused_by, row.launch->error));
     }
     if (*row.occupancy != row.model_ctas) {
-      row.disagreements.push_back(fmt::format(
-          "CTAs per SM at {} B: the model says {} (floor({} / ({} + {})), at most {}), the occupancy API says {}",
-          *row.smem, row.model_ctas, lim.per_sm, *row.smem, lim.reserved_per_block, lim.max_ctas_per_sm,
-          *row.occupancy));
+      row.disagreements.push_back(
+          fmt::format("CTAs per SM at {} B: the model says {} (floor({} / ({} + {})), at most {}), "
+                      "the occupancy API says {}",
+                      *row.smem, row.model_ctas, lim.per_sm, *row.smem, lim.reserved_per_block,
+                      lim.max_ctas_per_sm, *row.occupancy));
     }
   }
   return std::nullopt;
@@ -143,7 +144,8 @@ void run_probe(const ProbeOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_probe(CLI::App& app, Command& cmd) {
-  auto [sub, opt] = add_command(app, cmd, "probe",
+  auto [sub, opt] = add_command(
+      app, cmd, "probe",
       "Confirm the model on the GPU: launch a probe kernel with each config's smem_bytes of "
       "dynamic shared memory, compare launched/refused and CTAs per SM (occupancy API) with the "
       "model, and find the exact launch boundary. Disagreements print 'DISAGREE' and exit 1; "

@@ -11,7 +11,8 @@ void register_schema(CLI::App& app, Command& cmd) {
   auto* sub = app.add_subcommand(
       "schema", "Print the JSON Schema (draft 2020-12) of config files or of the JSON results");
   auto which = std::make_shared<std::string>("config");
-  sub->add_option("which", *which, "config (default): config files; results: check/suggest --format json")
+  sub->add_option("which", *which,
+                  "config (default): config files; results: check/suggest --format json")
       ->check(CLI::IsMember({"config", "results"}));
   sub->callback([&cmd, which] {
     cmd = [which](CliContext& ctx) {

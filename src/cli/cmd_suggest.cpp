@@ -23,7 +23,9 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
     throw CommandError(kExitInput, "suggest takes one architecture; run it once per --arch");
   if (opt.format == "json") Output::report_closed_pipes();
   require_inputs(opt, "config files", ctx);
-  io::LoadResult loaded = opt.names.empty() ? io::LoadResult{} : io::load<io::LoadResult>(io::Source::kernel_names(opt.names));
+  io::LoadResult loaded = opt.names.empty()
+                              ? io::LoadResult{}
+                              : io::load<io::LoadResult>(io::Source::kernel_names(opt.names));
   for (const std::string& file : opt.files) {
     io::LoadResult lr = io::load<io::LoadResult>(io::Source::file(file));
     for (io::ConfigError& e : lr.errors) loaded.errors.push_back(std::move(e));
@@ -59,13 +61,15 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_suggest(CLI::App& app, Command& cmd) {
-  auto [sub, opt] = add_command(app, cmd, "suggest",
+  auto [sub, opt] = add_command(
+      app, cmd, "suggest",
       "For each config that does not fit, the nearest alternatives that fit: fewer stages, "
       "swap_ab, a smaller epilogue tile, the other schedule, a halved tile extent",
       run_suggest);
   add_input_options(*sub, *opt, "Config files (JSON); - reads standard input",
                     "A CUTLASS library kernel name (repeatable)");
-  sub->add_option("--max", opt->max, "Most suggestions per config (default 5)")->check(CLI::Range(1, 100));
+  sub->add_option("--max", opt->max, "Most suggestions per config (default 5)")
+      ->check(CLI::Range(1, 100));
   add_format_option(*sub, opt->format, "table (default), json, csv or markdown",
                     {"table", "json", "csv", "markdown"});
 }

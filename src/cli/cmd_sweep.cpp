@@ -39,37 +39,47 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
   o.reverse = opt.reverse;
   o.top = opt.top;
   if (opt.top_given && o.sort == analysis::SortKey::none)
-    throw CommandError(kExitInput, "--top " + std::to_string(opt.top) + " needs --sort (stages, bytes, headroom or tile)");
+    throw CommandError(kExitInput, "--top " + std::to_string(opt.top) +
+                                       " needs --sort (stages, bytes, headroom or tile)");
   if (opt.reverse && o.sort == analysis::SortKey::none)
-    throw CommandError(kExitInput, "--reverse needs --sort (stages, bytes, headroom or tile): without it the "
-                                   "candidates come in the space's order");
+    throw CommandError(kExitInput,
+                       "--reverse needs --sort (stages, bytes, headroom or tile): without it the "
+                       "candidates come in the space's order");
   const report::Format format = report::format_named(opt.format);
   // The map (svg) draws every candidate, with the reason of each invalid one.
   if (format == report::Format::svg) o.all = true;
-  o.detail = format == report::Format::json || format == report::Format::svg ? model::Detail::full
-                                                                                : model::Detail::verdict;
-  if (format == report::Format::json || format == report::Format::svg) Output::report_closed_pipes();
+  o.detail = format == report::Format::json || format == report::Format::svg
+                 ? model::Detail::full
+                 : model::Detail::verdict;
+  if (format == report::Format::json || format == report::Format::svg)
+    Output::report_closed_pipes();
 
   require_inputs(opt, "sweep files", ctx);
   std::vector<io::ConfigSpace> spaces;
   std::vector<analysis::Problem> problems;
   std::vector<io::SpaceLoad> loads;
-  if (!opt.names.empty()) loads.push_back(io::load<io::SpaceLoad>(io::Source::kernel_names(opt.names)));
-  for (const std::string& f : opt.files) loads.push_back(io::load<io::SpaceLoad>(io::Source::file(f)));
+  if (!opt.names.empty())
+    loads.push_back(io::load<io::SpaceLoad>(io::Source::kernel_names(opt.names)));
+  for (const std::string& f : opt.files)
+    loads.push_back(io::load<io::SpaceLoad>(io::Source::file(f)));
   for (io::SpaceLoad& load : loads) {
     for (io::ConfigSpace& s : load.spaces) spaces.push_back(std::move(s));
-    for (io::ConfigError& e : load.errors) problems.push_back({analysis::Problem::Kind::input, std::move(e)});
+    for (io::ConfigError& e : load.errors)
+      problems.push_back({analysis::Problem::Kind::input, std::move(e)});
   }
 
   class Sink final : public analysis::SweepSink {
    public:
     Sink(report::SweepWriter& w, Output& out, Progress& p) : w_(w), out_(out), progress_(p) {}
-    void result(const io::ConfigSpace& s, std::uint64_t i, std::span<const analysis::Entry> e) override {
+    void result(const io::ConfigSpace& s, std::uint64_t i,
+                std::span<const analysis::Entry> e) override {
       progress_.clear();  // a result on the same terminal must not land inside the line
       w_.result(s, i, e);
     }
     bool stopped() const override { return out_.failed(); }
-    void progress(std::uint64_t done, std::uint64_t total) override { progress_.update(done, total); }
+    void progress(std::uint64_t done, std::uint64_t total) override {
+      progress_.update(done, total);
+    }
 
    private:
     report::SweepWriter& w_;
@@ -77,14 +87,18 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
     Progress& progress_;
   };
   if (format == report::Format::svg)
-    if (const auto why = report::sweep_map_refusal(spaces, o.request)) throw CommandError(kExitInput, *why);
+    if (const auto why = report::sweep_map_refusal(spaces, o.request))
+      throw CommandError(kExitInput, *why);
   auto writer = report::SweepWriter::make(format, spaces, o.request,
                                           [&ctx](std::string_view text) { ctx.out.write(text); });
   Progress progress(ctx.err,
-                    opt.no_progress ? ProgressMode::off : opt.progress ? ProgressMode::on : ProgressMode::automatic,
+                    opt.no_progress ? ProgressMode::off
+                    : opt.progress  ? ProgressMode::on
+                                    : ProgressMode::automatic,
                     "sweep");
   Sink sink(*writer, ctx.out, progress);
-  const analysis::SweepTally tally = analysis::run_sweep(spaces, o, ctx.env.devices, sink, problems);
+  const analysis::SweepTally tally =
+      analysis::run_sweep(spaces, o, ctx.env.devices, sink, problems);
   progress.finish();
   writer->finish(tally, problems);
 
@@ -95,18 +109,21 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
 }  // namespace
 
 void register_sweep(CLI::App& app, Command& cmd) {
-  auto [sub, opt] = add_command(app, cmd, "sweep",
+  auto [sub, opt] = add_command(
+      app, cmd, "sweep",
       "Sweep spaces of configs: any field may hold an array of alternatives (tile also "
       "{\"m\": [...], \"n\": [...], \"k\": [...]} or a list of tiles); lists the candidates that "
       "fit (--all: every one), each with its concrete config",
       run_sweep);
-  add_input_options(*sub, *opt, "Sweep files (the config format with alternatives); - reads standard input",
+  add_input_options(*sub, *opt,
+                    "Sweep files (the config format with alternatives); - reads standard input",
                     "A CUTLASS library kernel name (repeatable)");
   sub->add_flag("--all", opt->all, "List every candidate, not only those that fit");
-  add_format_option(*sub, opt->format,
-                    "table (default), json, csv, markdown or svg (the map: largest stage count that fits by "
-                    "tile M x N, a panel per architecture and value of the other varying fields; implies --all)",
-                    {"table", "json", "csv", "markdown", "svg"});
+  add_format_option(
+      *sub, opt->format,
+      "table (default), json, csv, markdown or svg (the map: largest stage count that fits by "
+      "tile M x N, a panel per architecture and value of the other varying fields; implies --all)",
+      {"table", "json", "csv", "markdown", "svg"});
   sub->add_option("--sort", opt->sort,
                   "stages (most first), bytes (fewest first), headroom (tightest first) or tile "
                   "(largest M*N*K first); holds the listed candidates (32 B each) until the end")
@@ -122,9 +139,10 @@ void register_sweep(CLI::App& app, Command& cmd) {
           },
           "N", "count"))
       ->each([opt](const std::string&) { opt->top_given = true; });
-  auto* on = sub->add_flag("--progress", opt->progress,
-                           "Show candidates done/total, rate and time left on stderr (default: when stderr "
-                           "is a terminal and the sweep takes more than a second)");
+  auto* on = sub->add_flag(
+      "--progress", opt->progress,
+      "Show candidates done/total, rate and time left on stderr (default: when stderr "
+      "is a terminal and the sweep takes more than a second)");
   auto* off = sub->add_flag("--no-progress", opt->no_progress, "Never show the progress line");
   on->excludes(off);
 }

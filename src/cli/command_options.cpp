@@ -16,7 +16,8 @@ void add_format_option(CLI::App& sub, std::string& format, const std::string& he
 
 void require_inputs(const InputOptions& opt, const std::string& what, CliContext& ctx) {
   if (opt.files.empty() && opt.names.empty())
-    throw CommandError(kExitInput, "no configs: give " + what + " (or - for standard input) or --name NAME");
+    throw CommandError(kExitInput,
+                       "no configs: give " + what + " (or - for standard input) or --name NAME");
   check_input_paths(opt.files, ctx);
 }
 

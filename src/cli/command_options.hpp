@@ -42,9 +42,9 @@ void require_inputs(const InputOptions& opt, const std::string& what, CliContext
 /// once parsed, `run(*options, ctx)` is what runs. Returns the subcommand and the options, for the
 /// caller to add the options to.
 template <class Options>
-std::pair<CLI::App*, std::shared_ptr<Options>> add_command(CLI::App& app, Command& cmd, const std::string& name,
-                                                           const std::string& help,
-                                                           void (*run)(const Options&, CliContext&)) {
+std::pair<CLI::App*, std::shared_ptr<Options>> add_command(
+    CLI::App& app, Command& cmd, const std::string& name, const std::string& help,
+    void (*run)(const Options&, CliContext&)) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(name, help);
   sub->callback([opt, run, &cmd] { cmd = [opt, run](CliContext& ctx) { run(*opt, ctx); }; });

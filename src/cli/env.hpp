@@ -20,8 +20,9 @@ struct Env {
   std::FILE* in;
   Output& out;       ///< standard output, checked
   ErrorOutput& err;  ///< standard error: error lines and the progress line
-  const device::DeviceSource& devices;  ///< check/sweep/suggest --device, config without arch, device
-  const device::ProbeSource& probe;     ///< probe
+  const device::DeviceSource&
+      devices;                       ///< check/sweep/suggest --device, config without arch, device
+  const device::ProbeSource& probe;  ///< probe
   /// The program's name as it was started (argv[0]): the "Usage:" line of --help shows it.
   std::string program = "tilefit";
 };

@@ -16,10 +16,14 @@ namespace {
 
 std::string rate_text(double per_second) {
   char buf[32];
-  if (per_second >= 1e9) std::snprintf(buf, sizeof buf, "%.1fG/s", per_second / 1e9);
-  else if (per_second >= 1e6) std::snprintf(buf, sizeof buf, "%.1fM/s", per_second / 1e6);
-  else if (per_second >= 1e3) std::snprintf(buf, sizeof buf, "%.1fk/s", per_second / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f/s", per_second);
+  if (per_second >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.1fG/s", per_second / 1e9);
+  else if (per_second >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.1fM/s", per_second / 1e6);
+  else if (per_second >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.1fk/s", per_second / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f/s", per_second);
   return buf;
 }
 
@@ -27,9 +31,12 @@ std::string left_text(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "? left";
   const long long s = std::llround(std::ceil(seconds));
   char buf[48];
-  if (s < 60) std::snprintf(buf, sizeof buf, "%lld s left", s);
-  else if (s < 3600) std::snprintf(buf, sizeof buf, "%lld min %02lld s left", s / 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%lld h %02lld min left", s / 3600, s / 60 % 60);
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%lld s left", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%lld min %02lld s left", s / 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lld h %02lld min left", s / 3600, s / 60 % 60);
   return buf;
 }
 
@@ -38,9 +45,9 @@ std::string left_text(double seconds) {
 std::string Progress::line(std::string_view what, std::uint64_t done, std::uint64_t total,
                            double seconds) {
   const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
-  const int percent = total > 0 ? static_cast<int>(static_cast<double>(done) * 100.0 /
-                                                   static_cast<double>(total))
-                                : 100;
+  const int percent =
+      total > 0 ? static_cast<int>(static_cast<double>(done) * 100.0 / static_cast<double>(total))
+                : 100;
   std::string s(what);
   s += ": " + std::to_string(done) + "/" + std::to_string(total) + " candidates (" +
        std::to_string(percent) + "%), " + rate_text(rate) + ", " +

@@ -65,13 +65,14 @@ int run(const std::vector<std::string>& args, const Env& env, const Extension& e
   Command command;
   using Register = void (*)(CLI::App&, Command&);
   static constexpr std::pair<std::string_view, Register> kCommands[] = {
-      {"check", register_check},   {"sweep", register_sweep},       {"suggest", register_suggest},
-      {"archs", register_archs},   {"families", register_families}, {"device", register_device},
-      {"probe", register_probe},   {"schema", register_schema}};
+      {"check", register_check}, {"sweep", register_sweep},       {"suggest", register_suggest},
+      {"archs", register_archs}, {"families", register_families}, {"device", register_device},
+      {"probe", register_probe}, {"schema", register_schema}};
   // Start-up: building every subcommand's options was a tenth of `check`'s instructions, so when
   // the first argument names a subcommand only that one is built (its parse, help and errors are
   // the same); anything else (--help, --version, a typo, an extension) gets them all.
-  const std::string_view first = argc > 1 && !extension ? std::string_view(argv[1]) : std::string_view();
+  const std::string_view first =
+      argc > 1 && !extension ? std::string_view(argv[1]) : std::string_view();
   bool one = false;
   for (const auto& [name, add] : kCommands)
     if (name == first) {
@@ -101,7 +102,8 @@ int run(const std::vector<std::string>& args, const Env& env, const Extension& e
     out.write(std::string(e.what()) + "\n");
     return finish(kExitOk);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(err, "error: %s\nrun 'tilefit --help' (or 'tilefit SUBCOMMAND --help') for usage\n",
+    std::fprintf(err,
+                 "error: %s\nrun 'tilefit --help' (or 'tilefit SUBCOMMAND --help') for usage\n",
                  e.what());
     return kExitInput;
   }

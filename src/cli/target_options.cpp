@@ -11,8 +11,9 @@ namespace tilefit::cli {
 analysis::TargetRequest TargetOptions::request() const {
   analysis::TargetRequest r;
   if (arch_given && arch.empty())
-    throw CommandError(kExitInput, "--arch \"\": no architecture given (an unset variable?); allowed: " +
-                                       model::arch_choices() + "; several: sm_90,sm_120");
+    throw CommandError(kExitInput,
+                       "--arch \"\": no architecture given (an unset variable?); allowed: " +
+                           model::arch_choices() + "; several: sm_90,sm_120");
   if (!arch.empty()) {
     // "sm_90,sm_120": one result per config per architecture.
     std::size_t start = 0;
@@ -20,7 +21,8 @@ analysis::TargetRequest TargetOptions::request() const {
       const std::size_t end = std::min(arch.find(',', start), arch.size());
       const std::string one = arch.substr(start, end - start);
       if (one.empty())
-        throw CommandError(kExitInput, "--arch \"" + arch + "\": an empty architecture in the list; give "
+        throw CommandError(kExitInput, "--arch \"" + arch +
+                                           "\": an empty architecture in the list; give "
                                            "them comma-separated with none empty (sm_90,sm_120)");
       const auto sm = model::parse_arch(one);
       if (!sm || !model::find_arch(*sm))
@@ -49,9 +51,11 @@ void add_target_options(CLI::App& sub, TargetOptions& opt) {
                               "table (sm90, sm_120a, 100, 12.1, ...); several, comma-separated "
                               "(sm_90,sm_120), give one result per config per architecture");
   arch->each([&opt](const std::string&) { opt.arch_given = true; });
-  auto* dev = sub.add_option("--device", opt.device, "Analyse for GPU N (queried)")->check(gpu_index());
-  auto* builtin = sub.add_flag("--builtin", opt.builtin,
-                               "Never ask a GPU: use the built-in table for each config's own arch");
+  auto* dev =
+      sub.add_option("--device", opt.device, "Analyse for GPU N (queried)")->check(gpu_index());
+  auto* builtin =
+      sub.add_flag("--builtin", opt.builtin,
+                   "Never ask a GPU: use the built-in table for each config's own arch");
   arch->excludes(dev);
   builtin->excludes(dev);
   builtin->excludes(arch);
@@ -64,15 +68,17 @@ void check_input_paths(const std::vector<std::string>& files, CliContext& ctx) {
                                        " times; it can be read only once");
   for (const std::string& f : files)
     if (!io::detail::is_printable(f))
-      ctx.warnings.push_back(io::detail::printable(f) +
-                             ": the path is not printable UTF-8; it is named with <0xXX> escapes for the "
-                             "bytes that are not UTF-8 and <U+XXXX> for control characters");
+      ctx.warnings.push_back(
+          io::detail::printable(f) +
+          ": the path is not printable UTF-8; it is named with <0xXX> escapes for the "
+          "bytes that are not UTF-8 and <U+XXXX> for control characters");
 }
 
 std::string for_device_command(std::string message) {
   static constexpr std::string_view kFrom = "use --arch to";
   static constexpr std::string_view kTo = "use 'tilefit check --arch ARCH' (or sweep, suggest) to";
-  for (std::size_t at = message.find(kFrom); at != std::string::npos; at = message.find(kFrom, at + kTo.size()))
+  for (std::size_t at = message.find(kFrom); at != std::string::npos;
+       at = message.find(kFrom, at + kTo.size()))
     message.replace(at, kFrom.size(), kTo);
   return message;
 }
@@ -80,10 +86,13 @@ std::string for_device_command(std::string message) {
 CLI::Validator gpu_index() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        const bool digits = !s.empty() && s.size() <= 6 &&
-                            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const bool digits =
+            !s.empty() && s.size() <= 6 &&
+            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (digits) return "";
-        return "'" + s + "' is not a GPU index; allowed: a whole number 0, 1, 2, ... (tilefit device lists them)";
+        return "'" + s +
+               "' is not a GPU index; allowed: a whole number 0, 1, 2, ... (tilefit device lists "
+               "them)";
       },
       "INDEX", "gpu_index");
 }

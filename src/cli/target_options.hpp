@@ -8,14 +8,16 @@
 
 #include "tilefit/analysis/target.hpp"
 
-namespace tilefit::cli { struct CliContext; }
+namespace tilefit::cli {
+struct CliContext;
+}
 
 namespace tilefit::cli {
 
 struct TargetOptions {
-  std::string arch;  ///< --arch, as written
+  std::string arch;         ///< --arch, as written
   bool arch_given = false;  ///< --arch was on the command line (even as "")
-  int device = -1;   ///< --device
+  int device = -1;          ///< --device
   bool builtin = false;
 
   /// The request these options make; an unknown --arch is a usage error (CommandError, exit 2).

@@ -13,7 +13,8 @@ std::vector<std::string> table_differences(const DeviceInfo& dev) {
   const model::ArchInfo* row = model::find_arch(sm);
   if (row == nullptr) {
     out.push_back("the built-in table has no row for " + model::arch_name(sm) +
-                  " (compute capability " + compute_capability(dev) + "); the device's values are used");
+                  " (compute capability " + compute_capability(dev) +
+                  "); the device's values are used");
     return out;
   }
   const model::Limits& t = row->limits;

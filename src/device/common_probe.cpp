@@ -11,8 +11,12 @@ class SystemProbe final : public ProbeSource {
   std::string unavailable_reason() const override {
     return probe_available() ? std::string() : probe_unavailable_reason();
   }
-  Expected<ProbeOutcome> launch(int device, model::Bytes n) const override { return probe_launch(device, n); }
-  Expected<int> occupancy(int device, model::Bytes n) const override { return probe_occupancy(device, n); }
+  Expected<ProbeOutcome> launch(int device, model::Bytes n) const override {
+    return probe_launch(device, n);
+  }
+  Expected<int> occupancy(int device, model::Bytes n) const override {
+    return probe_occupancy(device, n);
+  }
   Expected<Boundary> boundary(int device) const override { return probe_boundary(device); }
 };
 
@@ -23,8 +27,8 @@ const ProbeSource& system_probe() {
   return probe;
 }
 
-Expected<Boundary> search_boundary(int device,
-                                   const std::function<Expected<ProbeOutcome>(model::Bytes)>& launch) {
+Expected<Boundary> search_boundary(
+    int device, const std::function<Expected<ProbeOutcome>(model::Bytes)>& launch) {
   Boundary b;
   auto attempt = [&](model::Bytes n) {
     ++b.launches;
@@ -35,9 +39,11 @@ Expected<Boundary> search_boundary(int device,
   auto first = attempt(lo);
   if (!first) return first.error();
   if (!first->launched)
-    return DeviceError{first->error, "GPU " + std::to_string(device) +
-                                         ": the probe kernel does not launch even with 0 B of dynamic "
-                                         "shared memory (" + first->error + ")"};
+    return DeviceError{first->error,
+                       "GPU " + std::to_string(device) +
+                           ": the probe kernel does not launch even with 0 B of dynamic "
+                           "shared memory (" +
+                           first->error + ")"};
   model::Bytes hi = model::Bytes{1} << 20;  // 1 MiB: more than any GPU grants one block
   ProbeOutcome refused;
   for (;;) {
@@ -50,7 +56,8 @@ Expected<Boundary> search_boundary(int device,
     lo = hi;
     if (hi >= (model::Bytes{1} << 30))
       return DeviceError{"", "GPU " + std::to_string(device) + ": the probe kernel launched with " +
-                                 std::to_string(hi) + " B of dynamic shared memory; no boundary below 1 GiB"};
+                                 std::to_string(hi) +
+                                 " B of dynamic shared memory; no boundary below 1 GiB"};
     hi *= 2;
   }
   while (hi - lo > 1) {

@@ -15,7 +15,8 @@ namespace tilefit::device {
 namespace detail {
 namespace {
 
-constexpr const char* kArchHint = "use --arch to analyse for an architecture from the built-in table";
+constexpr const char* kArchHint =
+    "use --arch to analyse for an architecture from the built-in table";
 
 /// " with CUDA_VISIBLE_DEVICES='0,1'", or "" when unset.
 std::string visible_devices_clause() {
@@ -42,12 +43,14 @@ DeviceError enumeration_error(cudaError_t e) {
       (void)check(cudaDriverGetVersion(&driver), 0, "cudaDriverGetVersion");
       (void)check(cudaRuntimeGetVersion(&runtime), 0, "cudaRuntimeGetVersion");
       const std::string rt = cuda_version_string(runtime);
-      err.message = "no usable NVIDIA driver " + why + ": " +
-                    (driver > 0 ? "the installed driver supports CUDA " + cuda_version_string(driver) +
-                                      ", tilefit's runtime is CUDA " + rt +
-                                      " (update the driver or build tilefit with an older toolkit)"
-                                : "no NVIDIA driver was found (tilefit's CUDA " + rt + " runtime needs one)") +
-                    "; " + kArchHint;
+      err.message =
+          "no usable NVIDIA driver " + why + ": " +
+          (driver > 0
+               ? "the installed driver supports CUDA " + cuda_version_string(driver) +
+                     ", tilefit's runtime is CUDA " + rt +
+                     " (update the driver or build tilefit with an older toolkit)"
+               : "no NVIDIA driver was found (tilefit's CUDA " + rt + " runtime needs one)") +
+          "; " + kArchHint;
       break;
     }
     case cudaErrorNoDevice: {
@@ -56,26 +59,28 @@ DeviceError enumeration_error(cudaError_t e) {
         err.message = "no GPU visible: CUDA_VISIBLE_DEVICES is set but empty " + why +
                       "; unset it or list a GPU (e.g. CUDA_VISIBLE_DEVICES=0), or " + kArchHint;
       else
-        err.message = "no CUDA-capable GPU found" + visible_devices_clause() + " " + why + "; " + kArchHint;
+        err.message =
+            "no CUDA-capable GPU found" + visible_devices_clause() + " " + why + "; " + kArchHint;
       break;
     }
     default:
-      err.message = "the CUDA runtime could not list the GPUs" + visible_devices_clause() + " " + why +
-                    "; " + kArchHint;
+      err.message = "the CUDA runtime could not list the GPUs" + visible_devices_clause() + " " +
+                    why + "; " + kArchHint;
       break;
   }
   return err;
 }
 
 DeviceError call_error(int device, const std::string& call, cudaError_t e, bool arch_hint) {
-  return {error_name(e), "GPU " + std::to_string(device) + ": " + call + " failed (" + error_text(e) +
-                             ")" + (arch_hint ? std::string("; ") + kArchHint : std::string())};
+  return {error_name(e), "GPU " + std::to_string(device) + ": " + call + " failed (" +
+                             error_text(e) + ")" +
+                             (arch_hint ? std::string("; ") + kArchHint : std::string())};
 }
 
 DeviceError index_error(int index, int count) {
-  const std::string range = count == 1 ? "only GPU 0 is visible" : std::to_string(count) +
-                                                                     " GPUs are visible (valid: 0.." +
-                                                                     std::to_string(count - 1) + ")";
+  const std::string range = count == 1 ? "only GPU 0 is visible"
+                                       : std::to_string(count) + " GPUs are visible (valid: 0.." +
+                                             std::to_string(count - 1) + ")";
   return {"", "GPU index " + std::to_string(index) + " is out of range: " + range +
                   visible_devices_clause() + "; pass --device with a valid index, or " + kArchHint};
 }
@@ -98,12 +103,17 @@ std::optional<DeviceError> fill(int index, DeviceInfo& dev) {
       {cudaDevAttrComputeCapabilityMinor, "cudaDevAttrComputeCapabilityMinor", &dev.cc_minor},
       {cudaDevAttrMultiProcessorCount, "cudaDevAttrMultiProcessorCount", &dev.sm_count},
       {cudaDevAttrMaxSharedMemoryPerBlockOptin, "cudaDevAttrMaxSharedMemoryPerBlockOptin", &optin},
-      {cudaDevAttrMaxSharedMemoryPerMultiprocessor, "cudaDevAttrMaxSharedMemoryPerMultiprocessor", &per_sm},
-      {cudaDevAttrReservedSharedMemoryPerBlock, "cudaDevAttrReservedSharedMemoryPerBlock", &reserved},
+      {cudaDevAttrMaxSharedMemoryPerMultiprocessor, "cudaDevAttrMaxSharedMemoryPerMultiprocessor",
+       &per_sm},
+      {cudaDevAttrReservedSharedMemoryPerBlock, "cudaDevAttrReservedSharedMemoryPerBlock",
+       &reserved},
       {cudaDevAttrMaxSharedMemoryPerBlock, "cudaDevAttrMaxSharedMemoryPerBlock", &deflt},
-      {cudaDevAttrMaxBlocksPerMultiprocessor, "cudaDevAttrMaxBlocksPerMultiprocessor", &dev.limits.max_ctas_per_sm},
-      {cudaDevAttrMaxRegistersPerMultiprocessor, "cudaDevAttrMaxRegistersPerMultiprocessor", &dev.limits.regs_per_sm},
-      {cudaDevAttrMaxThreadsPerMultiProcessor, "cudaDevAttrMaxThreadsPerMultiProcessor", &dev.limits.threads_per_sm},
+      {cudaDevAttrMaxBlocksPerMultiprocessor, "cudaDevAttrMaxBlocksPerMultiprocessor",
+       &dev.limits.max_ctas_per_sm},
+      {cudaDevAttrMaxRegistersPerMultiprocessor, "cudaDevAttrMaxRegistersPerMultiprocessor",
+       &dev.limits.regs_per_sm},
+      {cudaDevAttrMaxThreadsPerMultiProcessor, "cudaDevAttrMaxThreadsPerMultiProcessor",
+       &dev.limits.threads_per_sm},
   };
   for (const Attr& a : attrs)
     if (auto err = detail::check(cudaDeviceGetAttribute(a.out, a.attr, index), index,
@@ -116,7 +126,8 @@ std::optional<DeviceError> fill(int index, DeviceInfo& dev) {
   dev.limits.default_per_block = deflt;
 
   cudaDeviceProp prop{};
-  if (auto err = detail::check(cudaGetDeviceProperties(&prop, index), index, "cudaGetDeviceProperties"))
+  if (auto err =
+          detail::check(cudaGetDeviceProperties(&prop, index), index, "cudaGetDeviceProperties"))
     return err;
   prop.name[sizeof(prop.name) - 1] = '\0';
   dev.name = prop.name;
@@ -129,9 +140,11 @@ std::optional<DeviceError> fill(int index, DeviceInfo& dev) {
     dev.pci_bus_id = bus;
   }
 
-  if (auto err = detail::check(cudaDriverGetVersion(&dev.driver_version), index, "cudaDriverGetVersion"))
+  if (auto err =
+          detail::check(cudaDriverGetVersion(&dev.driver_version), index, "cudaDriverGetVersion"))
     return err;
-  if (auto err = detail::check(cudaRuntimeGetVersion(&dev.runtime_version), index, "cudaRuntimeGetVersion"))
+  if (auto err = detail::check(cudaRuntimeGetVersion(&dev.runtime_version), index,
+                               "cudaRuntimeGetVersion"))
     return err;
   return std::nullopt;
 }

@@ -25,8 +25,12 @@ std::string probe_unavailable_reason() {
          "findable (on PATH, CUDACXX=/usr/local/cuda/bin/nvcc, or "
          "-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc) and re-run cmake";
 }
-Expected<ProbeOutcome> probe_launch(int, model::Bytes) { return DeviceError{"", probe_unavailable_reason()}; }
-Expected<int> probe_occupancy(int, model::Bytes) { return DeviceError{"", probe_unavailable_reason()}; }
+Expected<ProbeOutcome> probe_launch(int, model::Bytes) {
+  return DeviceError{"", probe_unavailable_reason()};
+}
+Expected<int> probe_occupancy(int, model::Bytes) {
+  return DeviceError{"", probe_unavailable_reason()};
+}
 Expected<Boundary> probe_boundary(int) { return DeviceError{"", probe_unavailable_reason()}; }
 
 #else
@@ -65,22 +69,25 @@ Expected<ProbeOutcome> launch_current(int device, model::Bytes bytes) {
     out.refused_by = "tilefit (size outside the range of cudaFuncSetAttribute)";
     return out;
   }
-  const cudaError_t set = cudaFuncSetAttribute(detail::probe_kernel_ptr(),
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(bytes));
+  const cudaError_t set =
+      cudaFuncSetAttribute(detail::probe_kernel_ptr(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           static_cast<int>(bytes));
   if (set != cudaSuccess) {
     if (set == cudaErrorNoKernelImageForDevice || !is_refusal(set))
       return *check(set, device,
-                    "cudaFuncSetAttribute(probe kernel, MaxDynamicSharedMemorySize, " + std::to_string(bytes) + ")",
+                    "cudaFuncSetAttribute(probe kernel, MaxDynamicSharedMemorySize, " +
+                        std::to_string(bytes) + ")",
                     false);
     if (auto err = recover(device)) return *err;
   }
   // Launch even when the attribute was refused: the launch's own verdict is reported.
-  const cudaError_t launch = detail::launch_probe_kernel(static_cast<std::size_t>(bytes), kProbeBlockThreads);
+  const cudaError_t launch =
+      detail::launch_probe_kernel(static_cast<std::size_t>(bytes), kProbeBlockThreads);
   if (launch != cudaSuccess) {
     if (!is_refusal(launch))
       return *check(launch, device,
-                    "launching the probe kernel with " + std::to_string(bytes) + " B of dynamic shared memory",
+                    "launching the probe kernel with " + std::to_string(bytes) +
+                        " B of dynamic shared memory",
                     false);
     if (auto err = recover(device)) return *err;
     out.launched = false;
@@ -111,20 +118,24 @@ Expected<int> probe_occupancy(int device, model::Bytes dynamic_smem) {
   if (auto err = select(device)) return *err;
   if (dynamic_smem < 0 || dynamic_smem > INT_MAX) return 0;
   int optin = 0;
-  if (auto err = check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), device,
-                       "cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)", false))
+  if (auto err =
+          check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                device, "cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)", false))
     return *err;
-  if (auto err = check(cudaFuncSetAttribute(detail::probe_kernel_ptr(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            optin),
+  if (auto err = check(cudaFuncSetAttribute(detail::probe_kernel_ptr(),
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, optin),
                        device,
-                       "cudaFuncSetAttribute(probe kernel, MaxDynamicSharedMemorySize, " + std::to_string(optin) + ")",
+                       "cudaFuncSetAttribute(probe kernel, MaxDynamicSharedMemorySize, " +
+                           std::to_string(optin) + ")",
                        false))
     return *err;
   int blocks = 0;
   const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, detail::probe_kernel_ptr(), kProbeBlockThreads, static_cast<std::size_t>(dynamic_smem));
+      &blocks, detail::probe_kernel_ptr(), kProbeBlockThreads,
+      static_cast<std::size_t>(dynamic_smem));
   if (e != cudaSuccess) {
-    if (!is_refusal(e)) return *check(e, device, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", false);
+    if (!is_refusal(e))
+      return *check(e, device, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", false);
     if (auto err = recover(device)) return *err;
     return 0;  // a size the occupancy API rejects fits no CTA
   }

@@ -27,7 +27,6 @@ const std::vector<std::string>& epilogue_field_names() {
   return k;
 }
 
-
 constexpr std::string_view kStagesAllowed = "\"auto\" or integers 1..4096";
 constexpr std::string_view kSfVecAllowed = "16, 32";
 /// The block-scale factor types ("ue4m3, ue8m0"), from the model's dtype table.
@@ -191,7 +190,8 @@ class Decoder {
     cfg.name = out.name;
     const std::span<const FieldSpec> fields = config_fields();
     for (std::size_t i = 0; i < fields.size(); ++i)
-      if (m.position(fields[i].name) != static_cast<std::size_t>(-1)) out.given |= std::uint64_t{1} << i;
+      if (m.position(fields[i].name) != static_cast<std::size_t>(-1))
+        out.given |= std::uint64_t{1} << i;
     read_identity(m, cfg, out);
     read_shapes(m, cfg);
     read_operands(m, cfg);
@@ -287,7 +287,8 @@ class Decoder {
       if (v->kind == Value::Kind::String) {
         std::string t = lower_ascii(v->text);
         if (t.rfind("ctashape", 0) == 0) t.erase(0, 8);
-        if (t.size() > 1 && t.back() == 'b' && std::isdigit(static_cast<unsigned char>(t[t.size() - 2]))) {
+        if (t.size() > 1 && t.back() == 'b' &&
+            std::isdigit(static_cast<unsigned char>(t[t.size() - 2]))) {
           t.pop_back();
           k_in_bytes_ = true;
         }
@@ -320,8 +321,7 @@ class Decoder {
   void read_pipeline(Members& m, model::KernelConfig& cfg) {
     Errors e;
     if (const Value* v = m.get("schedule")) {
-      if (auto s = read_enum(*v, model::schedule_names(), "schedule", e))
-        cfg.schedule = *s;
+      if (auto s = read_enum(*v, model::schedule_names(), "schedule", e)) cfg.schedule = *s;
       m.file(e);
     }
     if (const Value* v = m.get("epilogue")) read_epilogue(*v, m, cfg);
@@ -343,8 +343,7 @@ class Decoder {
       m.file(e);
     }
     if (const Value* v = m.get("mma")) {
-      if (auto x = read_enum(*v, model::mma_names(), "MMA instruction", e))
-        cfg.mma = *x;
+      if (auto x = read_enum(*v, model::mma_names(), "MMA instruction", e)) cfg.mma = *x;
       m.file(e);
     }
   }
@@ -356,10 +355,12 @@ class Decoder {
     const bool triton = family_kind(cfg.family) == model::FamilyKind::Triton;
     const bool moe = cfg.family == "triton_fused_moe";
     const std::string not_triton =
-        "applies only to Triton kernels; give \"kernel\": \"triton_matmul\" or \"triton_fused_moe\"";
+        "applies only to Triton kernels; give \"kernel\": \"triton_matmul\" or "
+        "\"triton_fused_moe\"";
     const std::string not_moe =
         "applies only to \"kernel\": \"triton_fused_moe\" (vLLM's fused-MoE kernel)";
-    auto count = [&](const Value& v, std::int64_t hi, std::string_view noun) -> std::optional<std::int64_t> {
+    auto count = [&](const Value& v, std::int64_t hi,
+                     std::string_view noun) -> std::optional<std::int64_t> {
       if (auto x = integer_in(v, 1, hi)) return x;
       const std::string allowed = "integers 1.." + std::to_string(hi);
       if (v.is_number())
@@ -408,12 +409,13 @@ class Decoder {
     // The CUTLASS dialect's fields (the field table's rows) mean nothing to a Triton kernel.
     for (const FieldSpec& f : config_fields()) {
       if (f.dialect == Dialect::cutlass && m.get(f.name))
-        m.error(f.name, "applies only to CUTLASS kernels; a Triton kernel takes tile, dtype, d, "
-                     "num_warps, stages, group_m" +
-                         std::string(moe ? ", block_shape, mul_routed_weight" : "") + " and triton");
+        m.error(f.name,
+                "applies only to CUTLASS kernels; a Triton kernel takes tile, dtype, d, "
+                "num_warps, stages, group_m" +
+                    std::string(moe ? ", block_shape, mul_routed_weight" : "") + " and triton");
     }
-    if (const Value* v = m.get("stages"); v && v->kind == Value::Kind::String &&
-                                          lower_ascii(v->text) == "auto")
+    if (const Value* v = m.get("stages");
+        v && v->kind == Value::Kind::String && lower_ascii(v->text) == "auto")
       m.error("stages",
               "Triton has no automatic num_stages; give an integer, or leave \"stages\" out for "
               "Triton's default 3");
@@ -424,7 +426,8 @@ class Decoder {
   /// else the operand type); fused_moe's output has the activations' type (bf16 for fp8_w8a8).
   static DType triton_default_c(const model::KernelConfig& cfg) {
     const DType t = cfg.a.elem;
-    if (cfg.family == "triton_fused_moe") return !cfg.fp8_w8a8 && t == DType::F16 ? DType::F16 : DType::BF16;
+    if (cfg.family == "triton_fused_moe")
+      return !cfg.fp8_w8a8 && t == DType::F16 ? DType::F16 : DType::BF16;
     if (t == DType::F16 || t == DType::E4M3) return DType::F16;
     if (t == DType::F32 || t == DType::TF32) return DType::F32;
     return DType::BF16;
@@ -461,9 +464,10 @@ class Decoder {
         dtype = Operand{DType::E4M3, DType::Void, 0};
         cfg.fp8_w8a8 = true;
       } else {
-        m.error("dtype",
-                "\"fp8_w8a8\" is vLLM's fused-MoE quantisation (fp8 e4m3 weights and activations): "
-                "it applies only with \"kernel\": \"triton_fused_moe\"; other kernels take \"e4m3\"");
+        m.error(
+            "dtype",
+            "\"fp8_w8a8\" is vLLM's fused-MoE quantisation (fp8 e4m3 weights and activations): "
+            "it applies only with \"kernel\": \"triton_fused_moe\"; other kernels take \"e4m3\"");
         bad = true;
       }
     } else {
@@ -565,8 +569,7 @@ class Decoder {
                suggest_);
     model::EpilogueSpec& spec = cfg.epilogue;
     if (const Value* x = em.get("variant")) {
-      if (auto r = read_enum(*x, model::epilogue_names(), "epilogue variant", e))
-        spec.variant = *r;
+      if (auto r = read_enum(*x, model::epilogue_names(), "epilogue variant", e)) spec.variant = *r;
       em.file(e);
     }
     if (const Value* x = em.get("tile")) {
@@ -634,7 +637,8 @@ class Decoder {
     }
     if (const Value* v = m.get("scale_block")) blocks_ok = read_scale_block(*v, m, cfg);
     // Only a launcher config tells "c as written" from "c defaulted to d" (the launcher picks C).
-    cfg.c_given = cfg.launcher != model::Launcher::None && m.position("c") != static_cast<std::size_t>(-1);
+    cfg.c_given =
+        cfg.launcher != model::Launcher::None && m.position("c") != static_cast<std::size_t>(-1);
     if (launcher_bad) return;
 
     const bool given_op = m.position("op") != static_cast<std::size_t>(-1);
@@ -642,13 +646,14 @@ class Decoder {
     const bool given_blocks = m.position("scale_block") != static_cast<std::size_t>(-1);
     const bool engine_kernel = is_engine_family(cfg.family);
     if (cfg.launcher == model::Launcher::None) {
-      const std::string why =
-          "applies only to engine-built kernels; give \"launcher\" (" + std::string(model::launcher_choices()) + ")";
+      const std::string why = "applies only to engine-built kernels; give \"launcher\" (" +
+                              std::string(model::launcher_choices()) + ")";
       for (const char* key : {"op", "bias", "scale_block"})
         if (m.position(key) != static_cast<std::size_t>(-1)) m.error(key, why);
       if (engine_kernel)
         m.error("kernel", quote(cfg.family) + " models engine-built kernels; give \"launcher\" (" +
-                              std::string(model::launcher_choices()) + ") or another kernel family");
+                              std::string(model::launcher_choices()) +
+                              ") or another kernel family");
       return;
     }
     const std::string launcher = quote(model::launcher_name(cfg.launcher));
@@ -656,25 +661,30 @@ class Decoder {
       const std::string_view family = model::engine_family_for(cfg.arch);
       if (family.empty()) {
         m.error("launcher", launcher + " has no FP8 kernel for " + model::arch_name(cfg.arch) +
-                                "; allowed: a launcher with arch " + std::string(model::engine_arch_choices()));
+                                "; allowed: a launcher with arch " +
+                                std::string(model::engine_arch_choices()));
         return;
       }
       if (!op_bad && !model::engine_has_kernel(cfg.launcher, cfg.op, cfg.arch))
         m.error(given_op ? "op" : "launcher",
-                quote(model::engine_op_name(cfg.op)) + ": " + launcher + " has no blockwise_fp8 kernel for " +
-                    model::arch_name(cfg.arch) + " (its CUTLASS 2.x kernels are scaled_mm only); allowed on " +
+                quote(model::engine_op_name(cfg.op)) + ": " + launcher +
+                    " has no blockwise_fp8 kernel for " + model::arch_name(cfg.arch) +
+                    " (its CUTLASS 2.x kernels are scaled_mm only); allowed on " +
                     model::arch_name(cfg.arch) + ": scaled_mm");
       if (!cfg.family.empty() && cfg.family != family)
         m.error("kernel", quote(cfg.family) + " does not model " + launcher + " kernels on " +
                               model::arch_name(cfg.arch) + "; allowed: " + std::string(family) +
                               " (or leave \"kernel\" out)");
     } else if (!cfg.family.empty() && !engine_kernel) {
-      m.error("kernel", quote(cfg.family) + " does not model engine-built kernels; allowed with \"launcher\": " +
+      m.error("kernel", quote(cfg.family) +
+                            " does not model engine-built kernels; allowed with \"launcher\": " +
                             engine_families() + " (or leave \"kernel\" out)");
     }
     if (given_bias && cfg.op == model::EngineOp::BlockwiseFp8 && cfg.bias != model::Bias::None)
-      m.error("bias", quote(model::bias_name(cfg.bias)) +
-                          ": the engines' blockwise_fp8 kernels have no bias (ElementC = void); allowed: none");
+      m.error(
+          "bias",
+          quote(model::bias_name(cfg.bias)) +
+              ": the engines' blockwise_fp8 kernels have no bias (ElementC = void); allowed: none");
     if (given_blocks && !op_bad && cfg.op != model::EngineOp::BlockwiseFp8) {
       m.error("scale_block", "applies only to op blockwise_fp8 (op is " +
                                  std::string(model::engine_op_name(cfg.op)) + ")");
@@ -689,14 +699,17 @@ class Decoder {
     Errors e;
     static const std::string kShape = "{\"a\": [m, k], \"b\": [n, k]}";
     if (v.kind != Value::Kind::Object) {
-      e.push_back(type_error("an object " + kShape, v, "{\"a\": [1, 128], \"b\": [128, 128]} (the default)"));
+      e.push_back(type_error("an object " + kShape, v,
+                             "{\"a\": [1, 128], \"b\": [128, 128]} (the default)"));
       m.file(e);
       return false;
     }
     static const std::vector<std::string> kKeys = {"a", "b"};
     Members sm(v, kKeys, "a, b", "scale_block.", errors_, m.position("scale_block"), 1, suggest_);
-    const ExtentSpec a_spec{2, "[m, k]", "MxK", "scale block extent", "scale block", model::kMaxTileExtent};
-    const ExtentSpec b_spec{2, "[n, k]", "NxK", "scale block extent", "scale block", model::kMaxTileExtent};
+    const ExtentSpec a_spec{
+        2, "[m, k]", "MxK", "scale block extent", "scale block", model::kMaxTileExtent};
+    const ExtentSpec b_spec{
+        2, "[n, k]", "NxK", "scale block extent", "scale block", model::kMaxTileExtent};
     bool ok = true;
     if (const Value* x = sm.get("a")) {
       if (auto t = read_extents(*x, a_spec, e))
@@ -723,34 +736,51 @@ class Decoder {
     if (c.problem == P::none) return std::nullopt;
     const model::ScaleBlock& b = cfg.scale_block;
     const std::string written = "{\"a\": [" + std::to_string(b.a_m) + ", " + std::to_string(b.a_k) +
-                                "], \"b\": [" + std::to_string(b.b_n) + ", " + std::to_string(b.b_k) + "]}";
+                                "], \"b\": [" + std::to_string(b.b_n) + ", " +
+                                std::to_string(b.b_k) + "]}";
     if (c.problem == P::k_blocks_differ)
-      return written + ": A's block K " + std::to_string(b.a_k) + " and B's block K " + std::to_string(b.b_k) +
+      return written + ": A's block K " + std::to_string(b.a_k) + " and B's block K " +
+             std::to_string(b.b_k) +
              " differ; allowed: one K for both (the scale config has one ScaleGranularityK)";
-    const std::string tile = std::to_string(cfg.m) + "x" + std::to_string(cfg.n) + "x" + std::to_string(cfg.k);
+    const std::string tile =
+        std::to_string(cfg.m) + "x" + std::to_string(cfg.n) + "x" + std::to_string(cfg.k);
     const std::string t = std::to_string(c.tile), g = std::to_string(c.granularity);
     const char* swapped = cfg.swap_ab ? " (with swap_ab: A's block on N, B's on M)" : "";
     std::string reason;
     switch (c.problem) {
-      case P::m_not_dividing: reason = "tile M " + t + " is not a multiple of the M granularity " + g + swapped; break;
-      case P::n_not_dividing: reason = "tile N " + t + " is not a multiple of the N granularity " + g + swapped; break;
-      case P::k_not_dividing: reason = "tile K " + t + " is not a multiple of the block K " + g; break;
-      case P::k_not_tile_k: reason = "tile K " + t + " differs from the block K " + g; break;
-      case P::k_not_mma_k: reason = "the block K " + g + " is not a multiple of the MMA K 32"; break;
-      case P::cta_smaller: reason = "the per-CTA tile M " + t + " (2sm) is below the M granularity " + g; break;
-      default: break;
+      case P::m_not_dividing:
+        reason = "tile M " + t + " is not a multiple of the M granularity " + g + swapped;
+        break;
+      case P::n_not_dividing:
+        reason = "tile N " + t + " is not a multiple of the N granularity " + g + swapped;
+        break;
+      case P::k_not_dividing:
+        reason = "tile K " + t + " is not a multiple of the block K " + g;
+        break;
+      case P::k_not_tile_k:
+        reason = "tile K " + t + " differs from the block K " + g;
+        break;
+      case P::k_not_mma_k:
+        reason = "the block K " + g + " is not a multiple of the MMA K 32";
+        break;
+      case P::cta_smaller:
+        reason = "the per-CTA tile M " + t + " (2sm) is below the M granularity " + g;
+        break;
+      default:
+        break;
     }
     std::string allowed;
     if (cfg.arch == 90)
-      allowed = "blocks whose M and N divide the tile's and whose K equals the tile K, a multiple of 128";
+      allowed =
+          "blocks whose M and N divide the tile's and whose K equals the tile K, a multiple of 128";
     else if (cfg.arch == 120 || cfg.arch == 121)
       allowed = "blocks whose M and N divide the tile's and whose K equals the tile K";
     else
       allowed = "blocks that divide the tile (M within the per-CTA tile), K a multiple of 32";
     if (c.problem == P::k_not_tile_k && cfg.arch == 90 && cfg.k == c.granularity)
       reason = "the block K " + g + " is not a multiple of 128";
-    return written + " does not fit tile " + tile + " on " + model::arch_name(cfg.arch) + ": " + reason +
-           "; allowed: " + allowed;
+    return written + " does not fit tile " + tile + " on " + model::arch_name(cfg.arch) + ": " +
+           reason + "; allowed: " + allowed;
   }
 
   static bool is_engine_family(const std::string& family) {
@@ -760,7 +790,8 @@ class Decoder {
   static std::string engine_families() {
     std::string out;
     for (const model::FamilyRow& r : model::family_table())
-      if (r.kind == model::FamilyKind::EngineCutlass) out += (out.empty() ? "" : ", ") + std::string(r.family->name());
+      if (r.kind == model::FamilyKind::EngineCutlass)
+        out += (out.empty() ? "" : ", ") + std::string(r.family->name());
     return out;
   }
 
@@ -784,7 +815,8 @@ DecodedConfig decode_config(const Value& v, std::size_t index, bool too_large, b
   if (v.kind != Value::Kind::Object) {
     DecodedConfig out;
     out.name = "#" + std::to_string(index);
-    out.errors.push_back({"", type_error("a config object {\"tile\": ..., ...} or a CUTLASS kernel name", v)});
+    out.errors.push_back(
+        {"", type_error("a config object {\"tile\": ..., ...} or a CUTLASS kernel name", v)});
     return out;
   }
   if (too_large) {

@@ -62,14 +62,16 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
     if (mode_ == Mode::undecided) mode_ = Mode::configs;
     if (mode_ == Mode::tuned) {
       if (!configs_in_tuned_reported_)
-        file_error("configs", "a tuned fused-MoE table's keys are batch sizes; it has no \"configs\" array");
+        file_error("configs",
+                   "a tuned fused-MoE table's keys are batch sizes; it has no \"configs\" array");
       configs_in_tuned_reported_ = true;
       return;
     }
     if (mode_ == Mode::single) {
       if (!configs_in_single_reported_)
-        file_error("configs", "the file is one config object (its first field is a config's), so it "
-                              "cannot also hold a \"configs\" array; give one or the other");
+        file_error("configs",
+                   "the file is one config object (its first field is a config's), so it "
+                   "cannot also hold a \"configs\" array; give one or the other");
       configs_in_single_reported_ = true;
       return;
     }
@@ -206,7 +208,8 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
       return;
     }
     ++bad_configs_;
-    for (detail::FieldError& e : d.errors) add(from.error(name, std::move(e.field), std::move(e.message)));
+    for (detail::FieldError& e : d.errors)
+      add(from.error(name, std::move(e.field), std::move(e.message)));
   }
 
   void add(ConfigError e) {
@@ -223,7 +226,8 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
   std::size_t tuned_entries_ = 0;
   std::string triton_version_;  ///< a tuned table's "triton_version" key
   bool configs_in_tuned_reported_ = false;
-  LoadResult result_;  ///< errors; configs only for a tuned table (a configs file's go to the handler)
+  LoadResult
+      result_;  ///< errors; configs only for a tuned table (a configs file's go to the handler)
   std::size_t suppressed_ = 0;
   std::size_t bad_configs_ = 0;
   Value single_;  ///< Mode::single: the members so far
@@ -262,7 +266,8 @@ std::string top_kind_phrase(const Value& v) {
 bool holds_alternatives(const Value& config, const std::string& field) {
   if (config.kind != Value::Kind::Object) return false;
   for (std::size_t i = 0; i < config.keys.size(); ++i) {
-    if (config.keys[i] != field || config.items[i].kind != Value::Kind::Array || config.items[i].items.empty())
+    if (config.keys[i] != field || config.items[i].kind != Value::Kind::Array ||
+        config.items[i].items.empty())
       continue;
     Value first = config;
     Value one = config.items[i].items.front();
@@ -279,23 +284,25 @@ bool holds_alternatives(const Value& config, const std::string& field) {
 
 namespace detail {
 
-
-std::optional<LoadedConfig> read_kernel_name(const std::string& name, const std::string& file, std::size_t index,
-                                             ErrorSink& errors) {
+std::optional<LoadedConfig> read_kernel_name(const std::string& name, const std::string& file,
+                                             std::size_t index, ErrorSink& errors) {
   std::variant<NamedConfig, KernelNameError> r = config_from_kernel_name(name);
   Provenance from{Provenance::Origin::kernel_name, file, static_cast<int>(index), name, 0};
   if (auto* e = std::get_if<KernelNameError>(&r)) {
-    errors.error(from.error(truncate_utf8(name, kMaxNameBytes), "",
-                            "not a CUTLASS kernel name tilefit reads: " + format_kernel_name_error(*e)));
+    errors.error(
+        from.error(truncate_utf8(name, kMaxNameBytes), "",
+                   "not a CUTLASS kernel name tilefit reads: " + format_kernel_name_error(*e)));
     return std::nullopt;
   }
   NamedConfig& n = std::get<NamedConfig>(r);
   from.given = n.given;
   if (!n.config) {
-    for (model::ConfigIssue& i : n.errors) errors.error(from.error(name, std::move(i.field), std::move(i.message)));
+    for (model::ConfigIssue& i : n.errors)
+      errors.error(from.error(name, std::move(i.field), std::move(i.message)));
     return std::nullopt;
   }
-  return LoadedConfig{file, static_cast<int>(index), std::move(*n.config), n.arch_given, std::move(from)};
+  return LoadedConfig{file, static_cast<int>(index), std::move(*n.config), n.arch_given,
+                      std::move(from)};
 }
 
 Document parse_document(std::string_view text, const std::string& file_label,
@@ -311,32 +318,33 @@ Document parse_document(std::string_view text, const std::string& file_label,
   using Failure = detail::StreamOutcome::Failure;
   switch (out.failure) {
     case Failure::Syntax:
-      return fatal_document(c, "not JSON: " + detail::describe_parse_error(body, out.position,
-                                                                 out.parser_message,
-                                                                 out.parser_error_id));
+      return fatal_document(
+          c, "not JSON: " + detail::describe_parse_error(body, out.position, out.parser_message,
+                                                         out.parser_error_id));
     case Failure::TooDeep: {
       const auto at = detail::find_too_deep(body, kMaxJsonDepth);
       const detail::TextPosition p = detail::position_of(body, at.value_or(0));
       return fatal_document(c, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                     " levels at line " + std::to_string(p.line) + ", column " +
-                     std::to_string(p.column) + "; a config file needs at most 5");
+                                   " levels at line " + std::to_string(p.line) + ", column " +
+                                   std::to_string(p.column) + "; a config file needs at most 5");
     }
     case Failure::TooManyConfigs:
       return fatal_document(c, "too many configs: more than " + std::to_string(kMaxConfigsPerFile) +
-                     " in one file; split them into several files");
+                                   " in one file; split them into several files");
     case Failure::None:
       break;
   }
   using Top = detail::StreamOutcome::Top;
   if (out.top == Top::Scalar)
     return fatal_document(c, "the top level is " + top_kind_phrase(out.top_scalar) + "; " +
-                   std::string(kExpectedDocument));
+                                 std::string(kExpectedDocument));
   if (c.duplicate_configs_)
-    return fatal_document(c, "duplicate field (JSON keeps only one); give one \"configs\" array", "configs");
+    return fatal_document(c, "duplicate field (JSON keeps only one); give one \"configs\" array",
+                          "configs");
   if (!c.configs_not_array_.empty()) return fatal_document(c, c.configs_not_array_, "configs");
-  if (c.mode() == Collector::Mode::tuned || (c.mode() == Collector::Mode::undecided &&
-                                             detail::parse_tuned_name(file_label).matches &&
-                                             out.top == Top::Object)) {
+  if (c.mode() == Collector::Mode::tuned ||
+      (c.mode() == Collector::Mode::undecided && detail::parse_tuned_name(file_label).matches &&
+       out.top == Top::Object)) {
     LoadResult tuned = c.finish();  // the table's entries, decoded, and its errors
     Document d{std::move(tuned.errors), false, true, {}};
     d.tuned = std::move(tuned.configs);
@@ -362,28 +370,32 @@ namespace {
 /// The handler that decodes each element of a configs array into a LoadedConfig for `keep`.
 detail::ConfigHandler decoding_handler(const std::string& file_label,
                                        const std::function<void(LoadedConfig&&)>& keep) {
-  return [&file_label, &keep](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
-        if (v.kind == Value::Kind::String) {
-          std::optional<LoadedConfig> named = detail::read_kernel_name(v.text, file_label, index, errors);
-          if (named) keep(std::move(*named));
-          return named.has_value();
-        }
-        Provenance from;
-        from.file = file_label;
-        from.index = static_cast<int>(index);
-        detail::DecodedConfig dc = detail::decode_config(v, index, too_large, errors.listing());
-        from.given = dc.given;
-        if (dc.config) {
-          keep({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given, std::move(from)});
-          return true;
-        }
-        for (detail::FieldError& e : dc.errors) {
-          if (holds_alternatives(v, e.field))
-            e.message += "; an array of alternatives makes a sweep space: run `tilefit sweep` on this file";
-          errors.error(from.error(dc.name, std::move(e.field), std::move(e.message)));
-        }
-        return false;
-      };
+  return [&file_label, &keep](std::size_t index, Value&& v, bool too_large,
+                              detail::ErrorSink& errors) {
+    if (v.kind == Value::Kind::String) {
+      std::optional<LoadedConfig> named =
+          detail::read_kernel_name(v.text, file_label, index, errors);
+      if (named) keep(std::move(*named));
+      return named.has_value();
+    }
+    Provenance from;
+    from.file = file_label;
+    from.index = static_cast<int>(index);
+    detail::DecodedConfig dc = detail::decode_config(v, index, too_large, errors.listing());
+    from.given = dc.given;
+    if (dc.config) {
+      keep({file_label, static_cast<int>(index), std::move(*dc.config), dc.arch_given,
+            std::move(from)});
+      return true;
+    }
+    for (detail::FieldError& e : dc.errors) {
+      if (holds_alternatives(v, e.field))
+        e.message +=
+            "; an array of alternatives makes a sweep space: run `tilefit sweep` on this file";
+      errors.error(from.error(dc.name, std::move(e.field), std::move(e.message)));
+    }
+    return false;
+  };
 }
 
 /// What a first, cheap pass over a file says about it as a whole: whether the document can be
@@ -404,7 +416,9 @@ namespace detail {
 
 LoadResult parse_configs(std::string_view text, const std::string& file_label) {
   LoadResult r;
-  const std::function<void(LoadedConfig&&)> keep = [&r](LoadedConfig&& c) { r.configs.push_back(std::move(c)); };
+  const std::function<void(LoadedConfig &&)> keep = [&r](LoadedConfig&& c) {
+    r.configs.push_back(std::move(c));
+  };
   detail::Document d = detail::parse_document(text, file_label, decoding_handler(file_label, keep));
   if (d.fatal) r.configs.clear();
   if (d.tuned_table) r.configs = std::move(d.tuned);
@@ -432,7 +446,6 @@ std::vector<ConfigError> stream_configs(std::string_view text, const std::string
   for (LoadedConfig& c : d.tuned) each(std::move(c));
   return std::move(d.errors);
 }
-
 
 }  // namespace detail
 

@@ -190,7 +190,8 @@ std::string write_config(const model::KernelConfig& cfg, std::string_view quote)
   w.word("layout", layout);
   if (cfg.schedule != model::Schedule::Auto) w.word("schedule", model::schedule_name(cfg.schedule));
   const model::EpilogueSpec& e = cfg.epilogue;
-  const bool epi_object = e.tile || e.stages_c || e.stages_d || e.sf_vec != 0 || e.sf != DType::Void;
+  const bool epi_object =
+      e.tile || e.stages_c || e.stages_d || e.sf_vec != 0 || e.sf != DType::Void;
   if (epi_object) {
     w.key("epilogue");
     Writer o(quote);

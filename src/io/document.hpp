@@ -28,7 +28,8 @@ class ErrorSink {
 
 /// Handles element `index` of the configs array (`too_large`: cut at kMaxValuesPerConfig
 /// values); returns false when the config had errors.
-using ConfigHandler = std::function<bool(std::size_t index, Value&& v, bool too_large, ErrorSink& errors)>;
+using ConfigHandler =
+    std::function<bool(std::size_t index, Value&& v, bool too_large, ErrorSink& errors)>;
 
 struct Document {
   std::vector<ConfigError> errors;  ///< every error, in file order
@@ -44,8 +45,8 @@ struct Document {
 /// its typed config, with its provenance (Origin::kernel_name); or nullopt once what cannot be
 /// read is reported (the part of the name: field "", config named by the kernel name; or a field
 /// the config format refuses).
-std::optional<LoadedConfig> read_kernel_name(const std::string& name, const std::string& file, std::size_t index,
-                                             ErrorSink& errors);
+std::optional<LoadedConfig> read_kernel_name(const std::string& name, const std::string& file,
+                                             std::size_t index, ErrorSink& errors);
 
 /// `max_values`: the cap on one config's JSON values (a sweep space may hold many alternatives).
 Document parse_document(std::string_view text, const std::string& file_label,

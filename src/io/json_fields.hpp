@@ -67,8 +67,8 @@ std::optional<std::string> suggest_name(std::string_view word, FieldKind kind);
 /// A string naming one row of the model's name table `table` (model/enum_table.hpp), matched
 /// case-insensitively: the table gives the parse, the "allowed:" list and the did-you-mean.
 template <class E>
-std::optional<E> read_enum(const Value& v, std::span<const model::EnumName<E>> table, std::string_view noun,
-                           Errors& errors) {
+std::optional<E> read_enum(const Value& v, std::span<const model::EnumName<E>> table,
+                           std::string_view noun, Errors& errors) {
   if (v.kind != Value::Kind::String) {
     errors.push_back(type_error("a string", v, model::join_names(table)));
     return std::nullopt;

@@ -1476,8 +1476,13 @@ detail::Value to_value(const Json& j) {
   detail::Value v;
   using K = detail::Value::Kind;
   switch (j.type()) {
-    case Json::value_t::null: v.kind = K::Null; break;
-    case Json::value_t::boolean: v.kind = K::Bool; v.boolean = j.get<bool>(); break;
+    case Json::value_t::null:
+      v.kind = K::Null;
+      break;
+    case Json::value_t::boolean:
+      v.kind = K::Bool;
+      v.boolean = j.get<bool>();
+      break;
     case Json::value_t::number_integer:
     case Json::value_t::number_unsigned: {
       const std::int64_t x = j.get<std::int64_t>();
@@ -1491,8 +1496,14 @@ detail::Value to_value(const Json& j) {
       v.text = std::to_string(x);
       break;
     }
-    case Json::value_t::number_float: v.kind = K::Float; v.text = j.dump(); break;
-    case Json::value_t::string: v.kind = K::String; v.text = j.get<std::string>(); break;
+    case Json::value_t::number_float:
+      v.kind = K::Float;
+      v.text = j.dump();
+      break;
+    case Json::value_t::string:
+      v.kind = K::String;
+      v.text = j.get<std::string>();
+      break;
     case Json::value_t::array:
       v.kind = K::Array;
       for (const Json& e : j) v.items.push_back(to_value(e));
@@ -1504,7 +1515,8 @@ detail::Value to_value(const Json& j) {
         v.items.push_back(to_value(it.value()));
       }
       break;
-    default: break;  // binary, discarded: never built here
+    default:
+      break;  // binary, discarded: never built here
   }
   return v;
 }
@@ -1561,7 +1573,8 @@ std::variant<NamedConfig, KernelNameError> config_from_kernel_name(std::string_v
   out.config = std::move(d.config);
   out.arch_given = d.arch_given;
   out.given = d.given;
-  for (detail::FieldError& f : d.errors) out.errors.push_back({std::move(f.field), std::move(f.message)});
+  for (detail::FieldError& f : d.errors)
+    out.errors.push_back({std::move(f.field), std::move(f.message)});
   return out;
 }
 

@@ -39,7 +39,8 @@ Resolved resolve(const Source& s) {
       r.text = r.owned;
       r.label = "--name";
       return r;
-    case Source::Kind::file: break;
+    case Source::Kind::file:
+      break;
   }
   // A path that is not printable UTF-8 (legal on Linux) is named with visible escapes: the
   // label goes into JSON and tables, which take only UTF-8.
@@ -99,7 +100,8 @@ SpaceLoad load<SpaceLoad>(const Source& source) {
   return load_with<SpaceLoad>(source, detail::parse_spaces);
 }
 
-std::vector<ConfigError> stream(const Source& source, const std::function<void(LoadedConfig&&)>& each) {
+std::vector<ConfigError> stream(const Source& source,
+                                const std::function<void(LoadedConfig&&)>& each) {
   Resolved r = resolve(source);
   if (r.failure) return {std::move(*r.failure)};
   return detail::stream_configs(r.text, r.label, each);

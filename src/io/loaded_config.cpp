@@ -23,17 +23,23 @@ void Provenance::give(std::string_view field, bool alternative) {
   if (alternative) alternatives |= std::uint64_t{1} << *i;
 }
 
-ConfigError Provenance::error(std::string config_name, std::string field, std::string message) const {
+ConfigError Provenance::error(std::string config_name, std::string field,
+                              std::string message) const {
   return {file, index, std::move(config_name), std::move(field), std::move(message)};
 }
 
 std::string_view origin_name(Provenance::Origin o) {
   switch (o) {
-    case Provenance::Origin::file: return "file";
-    case Provenance::Origin::tuned_entry: return "tuned_entry";
-    case Provenance::Origin::kernel_name: return "kernel_name";
-    case Provenance::Origin::sweep_alternative: return "sweep_alternative";
-    case Provenance::Origin::api: return "api";
+    case Provenance::Origin::file:
+      return "file";
+    case Provenance::Origin::tuned_entry:
+      return "tuned_entry";
+    case Provenance::Origin::kernel_name:
+      return "kernel_name";
+    case Provenance::Origin::sweep_alternative:
+      return "sweep_alternative";
+    case Provenance::Origin::api:
+      return "api";
   }
   return "?";
 }

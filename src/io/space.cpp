@@ -62,12 +62,20 @@ const FieldSpec* spec_of(std::string_view field) {
 /// Compact JSON of a Value, every number as written.
 void write_value(std::string& out, const Value& v) {
   switch (v.kind) {
-    case Value::Kind::Null: out += "null"; break;
-    case Value::Kind::Bool: out += v.boolean ? "true" : "false"; break;
+    case Value::Kind::Null:
+      out += "null";
+      break;
+    case Value::Kind::Bool:
+      out += v.boolean ? "true" : "false";
+      break;
     case Value::Kind::Integer:
     case Value::Kind::Unsigned:
-    case Value::Kind::Float: out += v.text; break;
-    case Value::Kind::String: append_json_string(out, v.text); break;
+    case Value::Kind::Float:
+      out += v.text;
+      break;
+    case Value::Kind::String:
+      append_json_string(out, v.text);
+      break;
     case Value::Kind::Array:
       out += '[';
       for (std::size_t i = 0; i < v.items.size(); ++i) {
@@ -98,14 +106,20 @@ std::string shown(const Value& v) {
 /// The JSON type of a value, numbers as one.
 std::string_view type_word(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::Null: return "null";
-    case Value::Kind::Bool: return "boolean";
+    case Value::Kind::Null:
+      return "null";
+    case Value::Kind::Bool:
+      return "boolean";
     case Value::Kind::Integer:
     case Value::Kind::Unsigned:
-    case Value::Kind::Float: return "number";
-    case Value::Kind::String: return "string";
-    case Value::Kind::Array: return "array";
-    case Value::Kind::Object: return "object";
+    case Value::Kind::Float:
+      return "number";
+    case Value::Kind::String:
+      return "string";
+    case Value::Kind::Array:
+      return "array";
+    case Value::Kind::Object:
+      return "object";
   }
   return "?";
 }
@@ -143,7 +157,8 @@ class SpaceBuilder {
     name_ = "#" + std::to_string(index_);
     if (obj.kind != Value::Kind::Object || too_large) return read_as_is(std::move(obj), too_large);
     for (std::size_t i = 0; i < obj.keys.size(); ++i)
-      if (obj.keys[i] == "name" && obj.items[i].kind == Value::Kind::String && !obj.items[i].text.empty())
+      if (obj.keys[i] == "name" && obj.items[i].kind == Value::Kind::String &&
+          !obj.items[i].text.empty())
         name_ = obj.items[i].text;
 
     // Find the varying fields and their alternatives. A tile space {"m": [...], "n": [...],
@@ -186,7 +201,8 @@ class SpaceBuilder {
     s.file = file_;
     s.index = static_cast<int>(index_);
     s.name = name_;
-    for (std::size_t i = 0; i < obj.keys.size(); ++i) s.arch_given = s.arch_given || obj.keys[i] == "arch";
+    for (std::size_t i = 0; i < obj.keys.size(); ++i)
+      s.arch_given = s.arch_given || obj.keys[i] == "arch";
     s.from = from();
     for (const std::string& key : obj.keys) s.from.give(key);
     long double count = 1;
@@ -217,7 +233,8 @@ class SpaceBuilder {
     std::vector<bool> coupled(alts.size());
     for (std::size_t a = 0; a < alts.size(); ++a) {
       const std::string& f = s.axes_[a].field;
-      coupled[a] = independent(f) == nullptr || (f == "tile" && operand_axis && k_in_bytes(alts[a]));
+      coupled[a] =
+          independent(f) == nullptr || (f == "tile" && operand_axis && k_in_bytes(alts[a]));
       if (coupled[a]) s.coupled_.push_back(a);
     }
 
@@ -254,7 +271,8 @@ class SpaceBuilder {
       ConfigSpace::Setter setter{a, {}, independent(s.axes_[a].field)->apply};
       for (std::size_t j = 0; j < alts[a].size(); ++j) {
         choice[a] = j;
-        std::optional<KernelConfig> cfg = read(config_at(), s, choice, coupled, static_cast<int>(a));
+        std::optional<KernelConfig> cfg =
+            read(config_at(), s, choice, coupled, static_cast<int>(a));
         if (cfg) setter.decoded.push_back(std::move(*cfg));
       }
       choice[a] = 0;
@@ -287,7 +305,8 @@ class SpaceBuilder {
       const std::string& k = v.keys[i];
       const int d = k == "m" ? 0 : k == "n" ? 1 : k == "k" ? 2 : -1;
       if (d < 0) {
-        error("tile." + k, "unknown field; a tile space is {\"m\": [...], \"n\": [...], \"k\": [...]}");
+        error("tile." + k,
+              "unknown field; a tile space is {\"m\": [...], \"n\": [...], \"k\": [...]}");
         continue;
       }
       dims[d] = &v.items[i];
@@ -301,7 +320,8 @@ class SpaceBuilder {
       }
       if (dims[d]->kind == Value::Kind::Array) {
         values[d] = dims[d]->items;
-        if (values[d].empty()) error(field, "an empty array of alternatives; give at least one extent");
+        if (values[d].empty())
+          error(field, "an empty array of alternatives; give at least one extent");
       } else {
         values[d] = {*dims[d]};
       }
@@ -333,8 +353,9 @@ class SpaceBuilder {
     for (const Value& v : alts) {
       const std::string_view t1 = type_word(alts.front()), t2 = type_word(v);
       if (t1 != t2 && !may_mix(key, t1, t2)) {
-        error(key, "alternatives of mixed types (" + std::string(t1) + " " + detail::render(alts.front()) +
-                       " and " + std::string(t2) + " " + detail::render(v) + "); give values of one type");
+        error(key, "alternatives of mixed types (" + std::string(t1) + " " +
+                       detail::render(alts.front()) + " and " + std::string(t2) + " " +
+                       detail::render(v) + "); give values of one type");
         ok = false;
         break;
       }
@@ -345,14 +366,16 @@ class SpaceBuilder {
   /// Whether any tile alternative counts K in bytes ("…x64B").
   static bool k_in_bytes(const std::vector<Value>& alts) {
     for (const Value& v : alts)
-      if (v.kind == Value::Kind::String && !v.text.empty() && (v.text.back() == 'B' || v.text.back() == 'b'))
+      if (v.kind == Value::Kind::String && !v.text.empty() &&
+          (v.text.back() == 'B' || v.text.back() == 'b'))
         return true;
     return false;
   }
 
   /// Reads one concrete config. `only` >= 0: report only the errors of that axis (the rest are
   /// reported by the read of the coupled combinations).
-  std::optional<KernelConfig> read(const Value& v, const ConfigSpace& s, const std::vector<std::size_t>& choice,
+  std::optional<KernelConfig> read(const Value& v, const ConfigSpace& s,
+                                   const std::vector<std::size_t>& choice,
                                    const std::vector<bool>& coupled, int only) {
     detail::DecodedConfig d = detail::decode_config(v, index_, false, errors_.listing());
     if (d.config) return std::move(*d.config);
@@ -364,7 +387,9 @@ class SpaceBuilder {
       if (only >= 0 && axis != only) continue;
       if (only < 0 && axis >= 0 && !coupled[static_cast<std::size_t>(axis)]) continue;
       std::string field = e.field;
-      if (axis >= 0) field.insert(top.size(), "[" + std::to_string(choice[static_cast<std::size_t>(axis)]) + "]");
+      if (axis >= 0)
+        field.insert(top.size(),
+                     "[" + std::to_string(choice[static_cast<std::size_t>(axis)]) + "]");
       error(field, std::move(e.message));
     }
     failed_ = true;
@@ -415,9 +440,11 @@ std::vector<std::size_t> ConfigSpace::choice(std::uint64_t i) const {
 
 void ConfigSpace::candidate(std::uint64_t i, KernelConfig& out) const {
   std::uint64_t combo = 0;
-  for (std::size_t a : coupled_) combo = combo * axes_[a].shown.size() + (i / stride_[a]) % axes_[a].shown.size();
+  for (std::size_t a : coupled_)
+    combo = combo * axes_[a].shown.size() + (i / stride_[a]) % axes_[a].shown.size();
   out = combos_[combo];
-  for (const Setter& s : setters_) s.apply(out, s.decoded[(i / stride_[s.axis]) % s.decoded.size()]);
+  for (const Setter& s : setters_)
+    s.apply(out, s.decoded[(i / stride_[s.axis]) % s.decoded.size()]);
   if (size_ > 1) out.name = name + "@" + std::to_string(i);
 }
 
@@ -446,13 +473,16 @@ namespace detail {
 SpaceLoad parse_spaces(std::string_view text, const std::string& file_label) {
   SpaceLoad r;
   detail::Document d = detail::parse_document(
-      text, file_label, [&](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
+      text, file_label,
+      [&](std::size_t index, Value&& v, bool too_large, detail::ErrorSink& errors) {
         if (v.kind == Value::Kind::String) {  // a kernel name: a space of its one config
-          std::optional<LoadedConfig> named = detail::read_kernel_name(v.text, file_label, index, errors);
+          std::optional<LoadedConfig> named =
+              detail::read_kernel_name(v.text, file_label, index, errors);
           if (named) r.spaces.push_back(ConfigSpace::single(*named));
           return named.has_value();
         }
-        std::optional<ConfigSpace> s = SpaceBuilder(file_label, index, errors).build(std::move(v), too_large);
+        std::optional<ConfigSpace> s =
+            SpaceBuilder(file_label, index, errors).build(std::move(v), too_large);
         if (!s) return false;
         r.spaces.push_back(std::move(*s));
         return true;

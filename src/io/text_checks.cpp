@@ -73,11 +73,13 @@ std::string printable(std::string_view s, bool keep_newlines) {
     }
     if (n > 1) {
       unsigned cp = c & (0x7F >> n);
-      for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+      for (std::size_t k = 1; k < n; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
       // C1 controls and the bidirectional formatting characters (a U+202E in a name reverses
       // what follows it on screen): shown, not obeyed.
-      const bool hidden = (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
-                          (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+      const bool hidden = (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
+                          cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+                          (cp >= 0x2066 && cp <= 0x2069);
       if (hidden) {
         char buf[16];
         std::snprintf(buf, sizeof buf, "<U+%04X>", cp);

@@ -49,7 +49,6 @@ const std::vector<std::string>& entry_field_names() {
   return k;
 }
 
-
 }  // namespace
 
 bool is_batch_size(std::string_view key) {
@@ -90,7 +89,8 @@ std::optional<std::array<long long, 2>> block_shape_value(std::string_view v) {
 }
 
 bool all_digits(std::string_view v) {
-  return !v.empty() && v.size() <= 9 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !v.empty() && v.size() <= 9 &&
+         std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 constexpr std::string_view kNameGrammar =
@@ -113,7 +113,8 @@ TunedName parse_tuned_name(std::string_view path) {
   //   fused_moe_triton_config.py:18-26 writes block_shape with a space: "[128, 128]").
   // A name that starts like one (E=…, .json) is meant as a tuned table: a part that does not
   // parse is an error naming it (never a table read as another kernel).
-  if (base.substr(0, 2) != "E=" || base.size() < 5 || base.substr(base.size() - 5) != ".json") return out;
+  if (base.substr(0, 2) != "E=" || base.size() < 5 || base.substr(base.size() - 5) != ".json")
+    return out;
   base.remove_suffix(5);
   if (base.size() > 5 && base.substr(base.size() - 5) == "_down") base.remove_suffix(5);
   auto fail = [&](std::string_view part, const std::string& why) {
@@ -130,7 +131,8 @@ TunedName parse_tuned_name(std::string_view path) {
     const std::string_view key = part.substr(0, eq), value = part.substr(eq + 1);
     static constexpr std::string_view kLeading[] = {"E", "N", "device_name"};
     if (i < 3 && key != kLeading[i])
-      return fail(part, "expected " + std::string(kLeading[i]) + "=… here (the name begins E=…,N=…,device_name=…)");
+      return fail(part, "expected " + std::string(kLeading[i]) +
+                            "=… here (the name begins E=…,N=…,device_name=…)");
     if (!seen.insert(key).second) return fail(part, "given twice");
     if (key == "E" || key == "N") {
       if (!all_digits(value) || value.find_first_not_of('0') == std::string_view::npos)
@@ -144,15 +146,17 @@ TunedName parse_tuned_name(std::string_view path) {
     } else if (key == "block_shape") {
       out.block_shape = block_shape_value(value);
       if (!out.block_shape)
-        return fail(part, "not a block shape; allowed: [N,K] or [N, K] with positive whole numbers "
-                          "(vLLM and SGLang leave the part out when there is none)");
+        return fail(part,
+                    "not a block shape; allowed: [N,K] or [N, K] with positive whole numbers "
+                    "(vLLM and SGLang leave the part out when there is none)");
     } else if (key == "per_channel_quant") {
       if (value == "True")
         out.per_channel_quant = true;
       else if (value != "False")
         return fail(part, "allowed: True or False");
     } else {
-      return fail(part, "unknown part; allowed: E, N, device_name, dtype, block_shape, per_channel_quant");
+      return fail(
+          part, "unknown part; allowed: E, N, device_name, dtype, block_shape, per_channel_quant");
     }
   }
   if (parts.size() < 3) return fail(base, "incomplete: it needs E=…,N=…,device_name=…");
@@ -172,7 +176,10 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   out.name = key;
   if (v.kind != Value::Kind::Object) {
     out.errors.push_back(
-        {"", type_error("an entry object {\"BLOCK_SIZE_M\": …, \"BLOCK_SIZE_N\": …, \"BLOCK_SIZE_K\": …, …}", v)});
+        {"",
+         type_error(
+             "an entry object {\"BLOCK_SIZE_M\": …, \"BLOCK_SIZE_N\": …, \"BLOCK_SIZE_K\": …, …}",
+             v)});
     return out;
   }
   if (v.truncated) {
@@ -226,14 +233,16 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
     } else if (f == "SPLIT_K") {
       // Later vLLM default configs carry "SPLIT_K": 1; fused_moe_kernel has no split-K.
       if (integer_in(x, 1, 1)) continue;
-      out.errors.push_back({f, x.is_number() ? value_error(x, "SPLIT_K", "1 (fused_moe_kernel has no split-K)")
-                                             : type_error("an integer", x, "1")});
+      out.errors.push_back(
+          {f, x.is_number() ? value_error(x, "SPLIT_K", "1 (fused_moe_kernel has no split-K)")
+                            : type_error("an integer", x, "1")});
     }
   }
   for (const auto& [field, got] : {std::pair{"BLOCK_SIZE_M", &m}, std::pair{"BLOCK_SIZE_N", &n},
                                    std::pair{"BLOCK_SIZE_K", &k}}) {
     if (seen.count(field) == 0)
-      out.errors.push_back({field, "missing; every entry needs BLOCK_SIZE_M, BLOCK_SIZE_N and BLOCK_SIZE_K"});
+      out.errors.push_back(
+          {field, "missing; every entry needs BLOCK_SIZE_M, BLOCK_SIZE_N and BLOCK_SIZE_K"});
   }
   if (!out.errors.empty()) return out;
   cfg.m = *m;
@@ -275,7 +284,8 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   if (name.block_shape) give("block_shape");
   if (!name.triton_version.empty()) give("triton");
   // What every front end checks (a block_shape from the file name is not bounded there).
-  for (model::ConfigIssue& i : model::validate(cfg)) out.errors.push_back({std::move(i.field), std::move(i.message)});
+  for (model::ConfigIssue& i : model::validate(cfg))
+    out.errors.push_back({std::move(i.field), std::move(i.message)});
   if (!out.errors.empty()) return out;
   out.config = std::move(cfg);
   return out;

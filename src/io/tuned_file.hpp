@@ -26,9 +26,9 @@ namespace tilefit::io::detail {
 
 /// A tuned file's name, parsed.
 struct TunedName {
-  bool matches = false;        ///< E=…,N=…,device_name=…[,dtype=…][,block_shape=…][_down].json
-  std::string device_name;     ///< "NVIDIA_H100_80GB_HBM3"
-  std::string dtype;           ///< "" (unquantised), "fp8_w8a8", "int8_w8a16", …
+  bool matches = false;  ///< E=…,N=…,device_name=…[,dtype=…][,block_shape=…][_down].json
+  std::string device_name;  ///< "NVIDIA_H100_80GB_HBM3"
+  std::string dtype;        ///< "" (unquantised), "fp8_w8a8", "int8_w8a16", …
   std::optional<std::array<long long, 2>> block_shape;  ///< [block_n, block_k]
   bool per_channel_quant = false;
   std::string triton_version;  ///< from an SGLang folder triton_X_Y_Z ("3.4.0"); empty: none

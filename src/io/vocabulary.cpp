@@ -13,150 +13,139 @@ using K = FieldKind;
 using D = Dialect;
 
 constexpr FieldSpec kConfigFields[] = {
-    {"name", "string", "label; default `#<index>`", K::name,
-     D::common, "#<index>", "the kernel's label (not in the kernel)"},
+    {"name", "string", "label; default `#<index>`", K::name, D::common, "#<index>",
+     "the kernel's label (not in the kernel)"},
     {"arch", "string or number",
-     "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; must be in the built-in table", K::arch,
-     D::common, "the target's", "cutlass::arch::Sm90, Sm100, Sm120 ... / the Triton target"},
+     "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; must be in the built-in table",
+     K::arch, D::common, "the target's",
+     "cutlass::arch::Sm90, Sm100, Sm120 ... / the Triton target"},
     {"kernel", "string",
      "family: `sm120_blockscaled`, `sm120_dense`, `sm90_tma_ws`, `sm100_umma`, `sm80_multistage`; "
-     "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with `launcher`); "
+     "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with "
+     "`launcher`); "
      "`triton_matmul`, `triton_fused_moe`; default: inferred from arch, types and `launcher` (a "
      "Triton kernel is never inferred: name it)",
-     K::kernel,
-     D::common, "inferred from arch, types and launcher", "the collective builder / kernel family"},
+     K::kernel, D::common, "inferred from arch, types and launcher",
+     "the collective builder / kernel family"},
     {"tile", "`[M,N,K]`, `\"MxNxK\"`, or a TensorRT-LLM name `\"CtaShape128x256x64B\"`",
      "CTA tile in elements (SM100: the MMA tile; Triton: `[BLOCK_SIZE_M, BLOCK_SIZE_N, "
      "BLOCK_SIZE_K]`); integers 1…65536. A trailing `B` means K is in bytes, as in TensorRT-LLM / "
      "FlashInfer enum names: `CtaShape128x256x64B` with nvfp4 is 128×256×128",
-     K::tile,
-     D::common, "", "TileShape (CUTLASS); BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K (Triton)"},
-    {"cluster", "`[x,y,z]`", "default `[1,1,1]`; x·y·z CTAs: more than 8 needs the non-portable attribute (warning, up to 16 on sm_90/sm_100/sm_103), beyond that or any cluster before sm_90 is `invalid`", K::extents3,
-     D::cutlass, "[1,1,1]", "ClusterShape"},
+     K::tile, D::common, "",
+     "TileShape (CUTLASS); BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K (Triton)"},
+    {"cluster", "`[x,y,z]`",
+     "default `[1,1,1]`; x·y·z CTAs: more than 8 needs the non-portable attribute (warning, up to "
+     "16 on sm_90/sm_100/sm_103), beyond that or any cluster before sm_90 is `invalid`",
+     K::extents3, D::cutlass, "[1,1,1]", "ClusterShape"},
     {"dtype", "string",
      "shorthand for `a` and `b`; Triton: the dot's operand type — `triton_matmul`: `f16`, `bf16`, "
      "`f32` (a tf32 dot), `e4m3`; `triton_fused_moe`: `bf16`, `f16`, `fp8_w8a8` (vLLM's fp8 "
      "weights and activations)",
-     K::operand,
-     D::common, "", "ElementA and ElementB; the dot's operand type (Triton)"},
-    {"a", "string",
-     "{formats}, or an element type: {operand_elements}",
-     K::operand,
-     D::cutlass, "bf16 (e4m3 with launcher)", "ElementA"},
-    {"b", "string", "as `a`", K::operand,
-     D::cutlass, "bf16 (e4m3 with launcher)", "ElementB"},
+     K::operand, D::common, "", "ElementA and ElementB; the dot's operand type (Triton)"},
+    {"a", "string", "{formats}, or an element type: {operand_elements}", K::operand, D::cutlass,
+     "bf16 (e4m3 with launcher)", "ElementA"},
+    {"b", "string", "as `a`", K::operand, D::cutlass, "bf16 (e4m3 with launcher)", "ElementB"},
     {"sf_vec", "16 or 32",
      "scale-factor vector size (block-scaled only; implied by `nvfp4` = 16, `mx*` = 32)", K::sf_vec,
      D::cutlass, "16 for nvfp4, 32 for mx*", "SFVecSize"},
     {"c", "string or null",
      "C source (`null` = no C); defaults to `d` (with `launcher`: to the launcher's C, which an "
      "explicit `c` overrides)",
-     K::element_or_null,
-     D::cutlass, "d (the launcher's C with launcher)", "ElementC"},
+     K::element_or_null, D::cutlass, "d (the launcher's C with launcher)", "ElementC"},
     {"d", "string",
      "D output; default `bf16`. Triton: C's type — `triton_matmul`: `f16`, `bf16`, `f32`, default "
      "as the tutorial (`f16` for f16/e4m3, else the dtype); `triton_fused_moe`: `bf16` or `f16`, "
      "default the activations' type (`bf16` for fp8_w8a8)",
-     K::element,
-     D::common, "bf16 (Triton: the kernel's default)", "ElementD; C's type (Triton)"},
-    {"acc", "string", "accumulator; default `f32`", K::element,
-     D::cutlass, "f32", "ElementAccumulator"},
+     K::element, D::common, "bf16 (Triton: the kernel's default)", "ElementD; C's type (Triton)"},
+    {"acc", "string", "accumulator; default `f32`", K::element, D::cutlass, "f32",
+     "ElementAccumulator"},
     {"layout", "string",
      "CUTLASS letters for A, B (and C/D): `tn` (default), `tnt`, `tnn`, … (A `t` = K-major; B `n` "
      "= K-major; C/D `t` = row-major)",
-     K::layout,
-     D::cutlass, "tn", "LayoutA, LayoutB, LayoutC/D"},
+     K::layout, D::cutlass, "tn", "LayoutA, LayoutB, LayoutC/D"},
     {"schedule", "string",
      "{schedules} (the basic, non-persistent SM90 `KernelTmaWarpSpecialized*` kernel the engines "
      "use for small M)",
-     K::schedule,
-     D::cutlass, "auto", "KernelSchedule"},
+     K::schedule, D::cutlass, "auto", "KernelSchedule"},
     {"epilogue", "string or object",
      "{epilogues}; object form "
-     "`{\"variant\": …, \"tile\": [m,n], \"stages_c\": …, \"stages_d\": …, \"sf_vec\": …, \"sf\": …}`",
-     K::epilogue,
-     D::cutlass, "auto", "EpilogueSchedule, EpilogueTile, StagesC/StagesD"},
-    {"grouped", "bool", "ptr-array / MoE grouped kernel", K::boolean,
-     D::cutlass, "false", "GemmGrouped / ptr-array kernels"},
+     "`{\"variant\": …, \"tile\": [m,n], \"stages_c\": …, \"stages_d\": …, \"sf_vec\": …, \"sf\": "
+     "…}`",
+     K::epilogue, D::cutlass, "auto", "EpilogueSchedule, EpilogueTile, StagesC/StagesD"},
+    {"grouped", "bool", "ptr-array / MoE grouped kernel", K::boolean, D::cutlass, "false",
+     "GemmGrouped / ptr-array kernels"},
     {"stages", "`\"auto\"` or integer",
      "`auto` = the builder's `StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>` "
      "rule; integers 1…4096. Triton: `num_stages` (no `auto`); absent: Triton's default 3",
-     K::stages,
-     D::common, "auto (Triton: 3)", "StageCount / StageCountAutoCarveout; num_stages (Triton)"},
+     K::stages, D::common, "auto (Triton: 3)",
+     "StageCount / StageCountAutoCarveout; num_stages (Triton)"},
     {"mma", "string",
      "block-scaled instruction: `auto`, `f8f6f4` (fp4/fp6 stored as one byte), `nvf4`", K::mma,
      D::cutlass, "auto", "the block-scaled MMA instruction kind"},
-    {"warp", "`[m,n,k]`", "warp tile, `sm80_multistage` and `launcher` configs on sm_89 only", K::extents3,
-     D::cutlass, "", "WarpShape (CUTLASS 2.x)"},
+    {"warp", "`[m,n,k]`", "warp tile, `sm80_multistage` and `launcher` configs on sm_89 only",
+     K::extents3, D::cutlass, "", "WarpShape (CUTLASS 2.x)"},
     {"swap_ab", "bool",
-     "TensorRT-LLM's transposed MoE launch, or an engine's swap_ab config (C/D become column-major)",
-     K::boolean,
-     D::cutlass, "false", "TensorRT-LLM / engine swap_ab launch"},
-    {"comment", "string", "free text, ignored", K::text,
-     D::common, "", ""},
-    {"description", "string", "free text, ignored", K::text,
-     D::common, "", ""},
+     "TensorRT-LLM's transposed MoE launch, or an engine's swap_ab config (C/D become "
+     "column-major)",
+     K::boolean, D::cutlass, "false", "TensorRT-LLM / engine swap_ab launch"},
+    {"comment", "string", "free text, ignored", K::text, D::common, "", ""},
+    {"description", "string", "free text, ignored", K::text, D::common, "", ""},
     // ---- inference-engine FP8 kernels (issue 11) ----
     {"launcher", "string",
      "`vllm` or `sglang`: whose launcher builds an FP8 kernel (vLLM `cutlass_scaled_mm`, SGLang "
      "`fp8_scaled_mm` / `fp8_blockwise_scaled_mm`) on sm_89, sm_90, sm_100 (sm_103, sm_110) or "
      "sm_120 (sm_121); it decides what the config does not say — C type, fusion tree, epilogue "
      "schedule, tile scheduler (see [Engine configs](#engine-configs)); `a`/`b` default to `e4m3`",
-     K::launcher,
-     D::engine_cutlass, "none", "vLLM cutlass_scaled_mm, SGLang fp8_scaled_mm / fp8_blockwise_scaled_mm"},
+     K::launcher, D::engine_cutlass, "none",
+     "vLLM cutlass_scaled_mm, SGLang fp8_scaled_mm / fp8_blockwise_scaled_mm"},
     {"op", "string",
      "with `launcher`: `scaled_mm` (default; per-tensor or per-token × per-channel scales) or "
      "`blockwise_fp8` (scale blocks `scale_block`; sm_90, sm_100, sm_120)",
-     K::engine_op,
-     D::engine_cutlass, "scaled_mm", "the engine's GEMM entry point"},
+     K::engine_op, D::engine_cutlass, "scaled_mm", "the engine's GEMM entry point"},
     {"bias", "string or null",
-     "with `launcher` and `scaled_mm`: `none` (default), `row` (vLLM `ScaledEpilogueBias`, SGLang's "
+     "with `launcher` and `scaled_mm`: `none` (default), `row` (vLLM `ScaledEpilogueBias`, "
+     "SGLang's "
      "bias: a D-typed row of tile N), `column` (vLLM `ScaledEpilogueColumnBias`, with `swap_ab`)",
-     K::bias,
-     D::engine_cutlass, "none", "ScaledEpilogueBias / ScaledEpilogueColumnBias"},
+     K::bias, D::engine_cutlass, "none", "ScaledEpilogueBias / ScaledEpilogueColumnBias"},
     {"scale_block", "`{\"a\": [m,k], \"b\": [n,k]}`",
      "with `blockwise_fp8`: scale blocks of A (activations) and B (weights) as the engine writes "
      "them (`swap_ab` swaps them for the kernel); default `{\"a\": [1, 128], \"b\": [128, 128]}`; "
      "must divide the tile",
-     K::scale_block,
-     D::engine_cutlass, "{\"a\": [1, 128], \"b\": [128, 128]}", "ScaleGranularityM/N/K"},
+     K::scale_block, D::engine_cutlass, "{\"a\": [1, 128], \"b\": [128, 128]}",
+     "ScaleGranularityM/N/K"},
     // Triton kernels (issue 12).
     {"num_warps", "integer",
      "Triton: `num_warps`, a power of two up to 32; default 4 (integers 1…1024 are read)",
-     K::integer,
-     D::triton, "4", "num_warps"},
+     K::integer, D::triton, "4", "num_warps"},
     {"group_m", "integer", "Triton: `GROUP_SIZE_M` (index arithmetic only: no shared memory)",
-     K::integer,
-     D::triton, "", "GROUP_SIZE_M"},
+     K::integer, D::triton, "", "GROUP_SIZE_M"},
     {"block_shape", "`[n,k]`",
      "`triton_fused_moe` with `fp8_w8a8`: vLLM's `block_shape` [block_n, block_k] of the "
      "block-wise scales",
-     K::extents2,
-     D::triton, "", "vLLM block_shape [block_n, block_k]"},
+     K::extents2, D::triton, "", "vLLM block_shape [block_n, block_k]"},
     {"mul_routed_weight", "bool",
      "`triton_fused_moe`: vLLM's `MUL_ROUTED_WEIGHT` (the MoE's second GEMM; no shared memory)",
-     K::boolean,
-     D::triton, "false", "MUL_ROUTED_WEIGHT"},
+     K::boolean, D::triton, "false", "MUL_ROUTED_WEIGHT"},
     {"triton", "string",
      "Triton version the config was tuned with, e.g. `\"3.4.0\"`; analysed with the 3.6 rules, "
      "a warning when it is not 3.6",
-     K::version,
-     D::triton, "", "triton.__version__ of the tuned config"},
+     K::version, D::triton, "", "triton.__version__ of the tuned config"},
 };
 
 constexpr FieldSpec kTunedEntryFields[] = {
     {"BLOCK_SIZE_M", "integer", "tile M (required)", K::integer},
     {"BLOCK_SIZE_N", "integer", "tile N (required)", K::integer},
-    {"BLOCK_SIZE_K", "integer", "tile K (required); clamped to min(block_shape) as vLLM does", K::integer},
+    {"BLOCK_SIZE_K", "integer", "tile K (required); clamped to min(block_shape) as vLLM does",
+     K::integer},
     {"GROUP_SIZE_M", "integer", "`group_m`", K::integer},
     {"num_warps", "integer", "`num_warps`; default 4", K::integer},
     {"num_stages", "integer", "`stages`; default 3", K::integer},
-    {"SPLIT_K", "integer", "1 (later vLLM default configs carry it; no split-K in fused_moe_kernel)", K::integer},
+    {"SPLIT_K", "integer",
+     "1 (later vLLM default configs carry it; no split-K in fused_moe_kernel)", K::integer},
 };
 
 constexpr FieldSpec kEpilogueFields[] = {
-    {"variant", "string", "{epilogues}",
-     K::epilogue_variant},
+    {"variant", "string", "{epilogues}", K::epilogue_variant},
     {"tile", "`[m,n]`",
      "explicit epilogue tile (SGLang's SM120 `blockwise_fp8`: the epilogue's CTA tile, its "
      "`PerSmTileShape`)",
@@ -164,7 +153,8 @@ constexpr FieldSpec kEpilogueFields[] = {
     {"stages_c", "integer", "override StagesC", K::stage_count},
     {"stages_d", "integer", "override StagesD", K::stage_count},
     {"sf_vec", "16 or 32", "`blockscale_out`: output scale-factor vector size", K::sf_vec},
-    {"sf", "string", "`blockscale_out`: output scale-factor type, `ue4m3` or `ue8m0`", K::scale_type},
+    {"sf", "string", "`blockscale_out`: output scale-factor type, `ue4m3` or `ue8m0`",
+     K::scale_type},
 };
 
 constexpr FieldSpec kFileFields[] = {
@@ -194,10 +184,14 @@ static_assert(std::size(kConfigFields) <= 64, "Provenance::given holds one bit p
 
 std::string_view dialect_name(Dialect d) {
   switch (d) {
-    case Dialect::common: return "common";
-    case Dialect::cutlass: return "CUTLASS";
-    case Dialect::engine_cutlass: return "engine CUTLASS";
-    case Dialect::triton: return "Triton";
+    case Dialect::common:
+      return "common";
+    case Dialect::cutlass:
+      return "CUTLASS";
+    case Dialect::engine_cutlass:
+      return "engine CUTLASS";
+    case Dialect::triton:
+      return "Triton";
   }
   return "?";
 }
@@ -257,7 +251,8 @@ std::string placeholder_text(std::string_view p) {
   if (p == "epilogues") return ticked_list(model::epilogue_names());
   std::string out;
   if (p == "formats") {
-    for (const model::OperandFormat& f : model::operand_formats()) out += (out.empty() ? "" : ", ") + ticked(f.name);
+    for (const model::OperandFormat& f : model::operand_formats())
+      out += (out.empty() ? "" : ", ") + ticked(f.name);
   } else if (p == "operand_elements") {
     for (const model::DTypeName& d : model::dtype_names()) {
       if (!d.operand) continue;
@@ -275,7 +270,9 @@ std::string field_meaning(const FieldSpec& f) {
   std::string_view m = f.meaning;
   for (std::size_t open; (open = m.find('{')) != std::string_view::npos;) {
     const std::size_t close = m.find('}', open);
-    const std::string text = close == std::string_view::npos ? "" : placeholder_text(m.substr(open + 1, close - open - 1));
+    const std::string text = close == std::string_view::npos
+                                 ? ""
+                                 : placeholder_text(m.substr(open + 1, close - open - 1));
     if (text.empty()) {  // not a placeholder ("{\"variant\": …}")
       out += m.substr(0, open + 1);
       m.remove_prefix(open + 1);
@@ -290,10 +287,13 @@ std::string field_meaning(const FieldSpec& f) {
 
 std::vector<std::string> allowed_names(FieldKind kind) {
   switch (kind) {
-    case K::schedule: return names_of(model::schedule_names());
+    case K::schedule:
+      return names_of(model::schedule_names());
     case K::epilogue:
-    case K::epilogue_variant: return names_of(model::epilogue_names());
-    case K::mma: return names_of(model::mma_names());
+    case K::epilogue_variant:
+      return names_of(model::epilogue_names());
+    case K::mma:
+      return names_of(model::mma_names());
     case K::scale_type: {
       std::vector<std::string> out;
       for (const model::DTypeName& d : model::dtype_names())
@@ -305,11 +305,15 @@ std::vector<std::string> allowed_names(FieldKind kind) {
       for (const model::KernelFamily* f : model::families()) out.emplace_back(f->name());
       return out;
     }
-    case K::launcher: return names_of(model::launcher_names());
-    case K::engine_op: return names_of(model::engine_op_names());
-    case K::bias: return names_of(model::bias_names());
+    case K::launcher:
+      return names_of(model::launcher_names());
+    case K::engine_op:
+      return names_of(model::engine_op_names());
+    case K::bias:
+      return names_of(model::bias_names());
     case K::element:
-    case K::element_or_null: return element_names();
+    case K::element_or_null:
+      return element_names();
     case K::operand: {
       std::vector<std::string> out;
       for (const model::OperandFormat& f : model::operand_formats()) out.emplace_back(f.name);
@@ -317,14 +321,16 @@ std::vector<std::string> allowed_names(FieldKind kind) {
         if (d.operand) out.emplace_back(d.name);
       return out;
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 
 std::string config_table_markdown() {
   std::string out = "| field | type | meaning |\n|---|---|---|\n";
   for (const FieldSpec& f : kConfigFields)
-    out += "| `" + std::string(f.name) + "` | " + std::string(f.type) + " | " + field_meaning(f) + " |\n";
+    out += "| `" + std::string(f.name) + "` | " + std::string(f.type) + " | " + field_meaning(f) +
+           " |\n";
   return out;
 }
 

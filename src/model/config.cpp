@@ -60,8 +60,12 @@ std::span<const EnumName<Bias>> bias_names() { return kBiases; }
 std::string_view schedule_name(Schedule s) { return enum_name(schedule_names(), s); }
 std::string_view epilogue_name(EpilogueVariant v) { return enum_name(epilogue_names(), v); }
 std::string_view mma_name(Mma m) { return enum_name(mma_names(), m); }
-std::optional<Schedule> parse_schedule(std::string_view s) { return parse_enum(schedule_names(), s); }
-std::optional<EpilogueVariant> parse_epilogue(std::string_view s) { return parse_enum(epilogue_names(), s); }
+std::optional<Schedule> parse_schedule(std::string_view s) {
+  return parse_enum(schedule_names(), s);
+}
+std::optional<EpilogueVariant> parse_epilogue(std::string_view s) {
+  return parse_enum(epilogue_names(), s);
+}
 std::optional<Mma> parse_mma(std::string_view s) { return parse_enum(mma_names(), s); }
 std::string_view schedule_choices() { return choices(kSchedules); }
 std::string_view epilogue_choices() { return choices(kEpilogues); }
@@ -72,8 +76,12 @@ std::string_view launcher_name(Launcher l) {
 }
 std::string_view engine_op_name(EngineOp o) { return enum_name(engine_op_names(), o); }
 std::string_view bias_name(Bias b) { return enum_name(bias_names(), b); }
-std::optional<Launcher> parse_launcher(std::string_view s) { return parse_enum(launcher_names(), s); }
-std::optional<EngineOp> parse_engine_op(std::string_view s) { return parse_enum(engine_op_names(), s); }
+std::optional<Launcher> parse_launcher(std::string_view s) {
+  return parse_enum(launcher_names(), s);
+}
+std::optional<EngineOp> parse_engine_op(std::string_view s) {
+  return parse_enum(engine_op_names(), s);
+}
 std::optional<Bias> parse_bias(std::string_view s) { return parse_enum(bias_names(), s); }
 std::string_view launcher_choices() { return choices(kLaunchers); }
 std::string_view engine_op_choices() { return choices(kEngineOps); }

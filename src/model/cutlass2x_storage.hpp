@@ -16,7 +16,8 @@ namespace tilefit::model {
 ///   uint8_t[ceil(N*bits(T)/8)], cutlass/aligned_buffer.h:62-69).
 template <class F>
 F mma_base_storage(Bytes a_bytes, Bytes b_bytes) {
-  return make_struct({array_aligned<F>(Component::A, a_bytes), array_aligned<F>(Component::B, b_bytes)});
+  return make_struct(
+      {array_aligned<F>(Component::A, a_bytes), array_aligned<F>(Component::B, b_bytes)});
 }
 
 /// EpilogueBase::SharedStorage (epilogue/threadblock/epilogue_base.h:137-168):

@@ -28,7 +28,8 @@ struct Entry {
 constexpr Entry kEntries[] = {
 #define TILEFIT_DIAGNOSTIC_SECTION(n) {true, #n, Code{}, Severity::info, "", {}},
 #define TILEFIT_DIAGNOSTIC(c, s, k, m) {false, #c, Code::c, Severity::s, k, {m, nullptr}},
-#define TILEFIT_DIAGNOSTIC_PHRASED(c, s, k, f) {false, #c, Code::c, Severity::s, k, {"", &phrasing::f}},
+#define TILEFIT_DIAGNOSTIC_PHRASED(c, s, k, f) \
+  {false, #c, Code::c, Severity::s, k, {"", &phrasing::f}},
 #include "tilefit/model/diagnostic_codes.def"
 #undef TILEFIT_DIAGNOSTIC
 };
@@ -73,9 +74,12 @@ const CodeInfo& info(Code c) { return kCodes[static_cast<std::size_t>(c)]; }
 
 std::string_view severity_name(Severity s) {
   switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::info: return "info";
+    case Severity::error:
+      return "error";
+    case Severity::warning:
+      return "warning";
+    case Severity::info:
+      return "info";
   }
   return "?";
 }
@@ -120,15 +124,23 @@ Diagnostic& add(Diagnostic& d, std::string_view key, ValueKind kind, std::int64_
 }
 }  // namespace
 
-Diagnostic& Diagnostic::integer(std::string_view key, std::int64_t v) { return add(*this, key, ValueKind::integer, v); }
-Diagnostic& Diagnostic::bytes(std::string_view key, Bytes v) { return add(*this, key, ValueKind::bytes, v); }
+Diagnostic& Diagnostic::integer(std::string_view key, std::int64_t v) {
+  return add(*this, key, ValueKind::integer, v);
+}
+Diagnostic& Diagnostic::bytes(std::string_view key, Bytes v) {
+  return add(*this, key, ValueKind::bytes, v);
+}
 Diagnostic& Diagnostic::stages(std::string_view key, std::int64_t v, StageParam p) {
   add(*this, key, ValueKind::stages, v);
   values.back().param = p;
   return *this;
 }
-Diagnostic& Diagnostic::flag(std::string_view key, bool v) { return add(*this, key, ValueKind::flag, v ? 1 : 0); }
-Diagnostic& Diagnostic::arch(std::string_view key, int sm) { return add(*this, key, ValueKind::arch, sm); }
+Diagnostic& Diagnostic::flag(std::string_view key, bool v) {
+  return add(*this, key, ValueKind::flag, v ? 1 : 0);
+}
+Diagnostic& Diagnostic::arch(std::string_view key, int sm) {
+  return add(*this, key, ValueKind::arch, sm);
+}
 Diagnostic& Diagnostic::dtype(std::string_view key, DType t) {
   return add(*this, key, ValueKind::dtype, static_cast<std::int64_t>(t));
 }

@@ -6,21 +6,27 @@ namespace tilefit::model {
 
 int bits(DType t) {
   switch (t) {
-    case DType::Void: return 0;
-    case DType::E2M1: return 4;
+    case DType::Void:
+      return 0;
+    case DType::E2M1:
+      return 4;
     case DType::E2M3:
-    case DType::E3M2: return 6;
+    case DType::E3M2:
+      return 6;
     case DType::E4M3:
     case DType::E5M2:
     case DType::UE4M3:
     case DType::UE8M0:
     case DType::S8:
-    case DType::U8: return 8;
+    case DType::U8:
+      return 8;
     case DType::BF16:
-    case DType::F16: return 16;
+    case DType::F16:
+      return 16;
     case DType::F32:
     case DType::TF32:
-    case DType::S32: return 32;
+    case DType::S32:
+      return 32;
   }
   return 0;
 }
@@ -47,8 +53,8 @@ constexpr DTypeName kDTypes[] = {
 };
 
 constexpr DTypeAlias kAliases[] = {
-    {"fp16", DType::F16}, {"half", DType::F16},  {"fp32", DType::F32},   {"float", DType::F32},
-    {"int8", DType::S8},  {"uint8", DType::U8},  {"int32", DType::S32},
+    {"fp16", DType::F16}, {"half", DType::F16}, {"fp32", DType::F32},  {"float", DType::F32},
+    {"int8", DType::S8},  {"uint8", DType::U8}, {"int32", DType::S32},
 };
 
 // cutlass/gemm/collective/builders/sm1xx_common.inl:433-484.
@@ -99,8 +105,10 @@ bool is_f8f6f4(DType t) {
     case DType::E2M3:
     case DType::E3M2:
     case DType::E4M3:
-    case DType::E5M2: return true;
-    default: return false;
+    case DType::E5M2:
+      return true;
+    default:
+      return false;
   }
 }
 

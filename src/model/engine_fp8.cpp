@@ -22,7 +22,9 @@ std::string_view engine_family_for(int sm) {
   return "";
 }
 
-std::string_view engine_arch_choices() { return "sm_89, sm_90, sm_100, sm_103, sm_110, sm_120, sm_121"; }
+std::string_view engine_arch_choices() {
+  return "sm_89, sm_90, sm_100, sm_103, sm_110, sm_120, sm_121";
+}
 
 bool engine_has_kernel(Launcher launcher, EngineOp op, int sm) {
   if (launcher == Launcher::None || engine_family_for(sm).empty()) return false;
@@ -48,7 +50,9 @@ ScaleBlockCheck engine_scale_block_check(const KernelConfig& cfg) {
     return {P::k_blocks_differ, cfg.scale_block.a_k, cfg.scale_block.b_k};
   const ScaleGranularity g = engine_scale_granularity(cfg);
   const long long M = cfg.m, N = cfg.n, K = cfg.k;
-  auto divides = [](long long tile, long long gran) { return gran > 0 && gran <= tile && tile % gran == 0; };
+  auto divides = [](long long tile, long long gran) {
+    return gran > 0 && gran <= tile && tile % gran == 0;
+  };
   if (cfg.arch == 90) {
     // static_assert((M % ScaleGranularityM) == 0, "FP8 scaling granularity must evenly divide
     // tile shape along M.") and along N (gemm/collective/builders/sm90_gmma_builder.inl:1151-1152).
@@ -105,33 +109,41 @@ Field engine_fusion(const KernelConfig& cfg, long long cta_n) {
   if (cfg.op != EngineOp::ScaledMm) return empty_member(Component::Fusion);
   const Field scale = array_aligned(Component::ScaleRow, 4 * cta_n);
   if (cfg.bias != Bias::Row) return make_struct({scale});
-  return make_struct({scale, array_aligned(Component::BiasRow, bits_to_bytes(Bytes{bits(cfg.d)} * cta_n))});
+  return make_struct(
+      {scale, array_aligned(Component::BiasRow, bits_to_bytes(Bytes{bits(cfg.d)} * cta_n))});
 }
 
 std::string engine_fusion_text(const KernelConfig& cfg, long long cta_n) {
   if (cfg.op != EngineOp::ScaledMm) return "empty fusion (1 B)";
   std::string s = "Sm90RowBroadcast scale row " + std::to_string(round_up(4 * cta_n, 16)) + " B";
   if (cfg.bias == Bias::Row)
-    s += " + bias row " + std::to_string(round_up(bits_to_bytes(Bytes{bits(cfg.d)} * cta_n), 16)) + " B";
+    s += " + bias row " + std::to_string(round_up(bits_to_bytes(Bytes{bits(cfg.d)} * cta_n), 16)) +
+         " B";
   if (cfg.bias == Bias::Column) s += " (column bias: Sm90ColBroadcast, no storage)";
   return s;
 }
 
 void engine_common_checks(const KernelConfig& cfg, Findings& why) {
   if (cfg.launcher == Launcher::None) {
-    why.reject([&] { return diag(Code::engine_needs_launcher).name("family", engine_family_for(cfg.arch)); });
+    why.reject([&] {
+      return diag(Code::engine_needs_launcher).name("family", engine_family_for(cfg.arch));
+    });
     return;
   }
   if (!engine_has_kernel(cfg.launcher, cfg.op, cfg.arch))
     why.reject([&] {
-      return diag(Code::engine_no_kernel).name("launcher", launcher_name(cfg.launcher))
-          .name("op", engine_op_name(cfg.op)).arch("arch", cfg.arch);
+      return diag(Code::engine_no_kernel)
+          .name("launcher", launcher_name(cfg.launcher))
+          .name("op", engine_op_name(cfg.op))
+          .arch("arch", cfg.arch);
     });
   // vLLM: TORCH_CHECK(a.dtype() == torch::kFloat8_e4m3fn) in the c3x/c2x dispatchers
   // (static_assert(std::is_same<InType, cutlass::float_e4m3_t>())); SGLang:
   // TORCH_CHECK(mat_a.scalar_type() == torch::kFloat8_e4m3fn) (fp8_gemm_kernel.cu:fp8_scaled_mm).
-  if (cfg.a.block_scaled() || cfg.b.block_scaled() || cfg.a.elem != DType::E4M3 || cfg.b.elem != DType::E4M3)
-    why.reject([&] { return diag(Code::engine_operand_type).operand("a", cfg.a).operand("b", cfg.b); });
+  if (cfg.a.block_scaled() || cfg.b.block_scaled() || cfg.a.elem != DType::E4M3 ||
+      cfg.b.elem != DType::E4M3)
+    why.reject(
+        [&] { return diag(Code::engine_operand_type).operand("a", cfg.a).operand("b", cfg.b); });
   // vLLM: TORCH_CHECK(out.dtype() == torch::kBFloat16 || torch::kFloat16); SGLang:
   // "out_dtype must be Half or BFloat16" (fp8_gemm_kernel.cu, fp8_blockwise_gemm_kernel.cu).
   if (cfg.d != DType::BF16 && cfg.d != DType::F16)
@@ -149,7 +161,8 @@ void engine_common_checks(const KernelConfig& cfg, Findings& why) {
     why.reject([&] { return diag(Code::engine_blockwise_bias).name("bias", bias_name(cfg.bias)); });
   for (int c : cfg.cluster)
     if (c < 1) why.reject([] { return diag(Code::cluster_extent_min); });
-  if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0) why.reject([] { return diag(Code::tile_extents_positive); });
+  if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0)
+    why.reject([] { return diag(Code::tile_extents_positive); });
 }
 
 void engine_scale_block_checks(const KernelConfig& cfg, Findings& why) {
@@ -157,35 +170,54 @@ void engine_scale_block_checks(const KernelConfig& cfg, Findings& why) {
   const ScaleBlockCheck c = engine_scale_block_check(cfg);
   using P = ScaleBlockProblem;
   switch (c.problem) {
-    case P::none: return;
+    case P::none:
+      return;
     case P::k_blocks_differ:
-      why.reject([&] { return diag(Code::engine_scale_k_blocks_differ).integer("a_k", c.tile).integer("b_k", c.granularity); });
+      why.reject([&] {
+        return diag(Code::engine_scale_k_blocks_differ)
+            .integer("a_k", c.tile)
+            .integer("b_k", c.granularity);
+      });
       return;
     case P::m_not_dividing:
     case P::n_not_dividing:
     case P::k_not_dividing:
       why.reject([&] {
-        const char* axis = c.problem == P::m_not_dividing ? "M" : c.problem == P::n_not_dividing ? "N" : "K";
-        return diag(Code::engine_scale_granularity).arch("arch", cfg.arch).name("axis", axis)
-            .integer("tile", c.tile).integer("granularity", c.granularity);
+        const char* axis = c.problem == P::m_not_dividing   ? "M"
+                           : c.problem == P::n_not_dividing ? "N"
+                                                            : "K";
+        return diag(Code::engine_scale_granularity)
+            .arch("arch", cfg.arch)
+            .name("axis", axis)
+            .integer("tile", c.tile)
+            .integer("granularity", c.granularity);
       });
       return;
     case P::k_not_tile_k:
       why.reject([&] {
-        return diag(Code::engine_scale_k).arch("arch", cfg.arch).integer("tile_k", c.tile).integer("scale_k", c.granularity);
+        return diag(Code::engine_scale_k)
+            .arch("arch", cfg.arch)
+            .integer("tile_k", c.tile)
+            .integer("scale_k", c.granularity);
       });
       return;
     case P::k_not_mma_k:
       why.reject([&] { return diag(Code::engine_scale_k_mma).integer("scale_k", c.granularity); });
       return;
     case P::cta_smaller:
-      why.reject([&] { return diag(Code::engine_scale_cta).integer("cta_m", c.tile).integer("scale_m", c.granularity); });
+      why.reject([&] {
+        return diag(Code::engine_scale_cta)
+            .integer("cta_m", c.tile)
+            .integer("scale_m", c.granularity);
+      });
       return;
   }
 }
 
 Diagnostic engine_claim_reason(const KernelConfig& cfg, int sm) {
-  return diag(Code::claim_engine_fp8).arch("arch", sm).name("launcher", launcher_name(cfg.launcher))
+  return diag(Code::claim_engine_fp8)
+      .arch("arch", sm)
+      .name("launcher", launcher_name(cfg.launcher))
       .name("op", engine_op_name(cfg.op));
 }
 
@@ -199,7 +231,9 @@ std::string engine_entry_point(const KernelConfig& cfg) {
 void note_c_from_launcher(Findings& why, const KernelConfig& cfg, DType c, bool reuse_smem_c) {
   if (cfg.c_given || c == DType::Void) return;
   why.note([&] {
-    return diag(Code::engine_c_from_launcher).dtype("c", c).name("launcher", launcher_name(cfg.launcher))
+    return diag(Code::engine_c_from_launcher)
+        .dtype("c", c)
+        .name("launcher", launcher_name(cfg.launcher))
         .flag("reuse", reuse_smem_c);
   });
 }

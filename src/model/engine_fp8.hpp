@@ -80,7 +80,9 @@ class EngineFamily : public Base {
   bool claims(const KernelConfig& cfg, int sm) const final {
     return cfg.launcher != Launcher::None && this->runs_on(sm);
   }
-  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const final { return engine_claim_reason(cfg, sm); }
+  Diagnostic claim_reason(const KernelConfig& cfg, int sm) const final {
+    return engine_claim_reason(cfg, sm);
+  }
 };
 
 /// "vLLM cutlass_scaled_mm" / "SGLang fp8_blockwise_scaled_mm" (for `cutlass_kernel`).

@@ -41,13 +41,16 @@ F EpilogueStorage::shared() const {
 template <class F>
 F EpilogueStorage::lay_tensors() const {
   switch (kind) {
-    case Kind::NoSmemSm90: return empty_member<F>(Component::EpilogueD);
-    case Kind::NoSmemSm100Legacy: return empty_member<F>(Component::Fusion);
+    case Kind::NoSmemSm90:
+      return empty_member<F>(Component::EpilogueD);
+    case Kind::NoSmemSm100Legacy:
+      return empty_member<F>(Component::Fusion);
     case Kind::NoSmemSm100:
       // struct { FusionStorage thread; array_aligned<uint8_t, N> buffer; }: with the built-in
       // fusions (empty, 1 B) and N = 0, 1 + 15 + 16 = 32 (sm100_epilogue_nosmem.hpp:494-498).
       return make_struct({as<F>(fusion), array_aligned<F>(Component::Fusion, nosmem_buffer_bytes)});
-    case Kind::Tma: break;
+    case Kind::Tma:
+      break;
   }
   const long long stage_elems = epi_m * epi_n;
   F collective;
@@ -59,12 +62,14 @@ F EpilogueStorage::lay_tensors() const {
     const Bytes c_elems = stage_elems + (stages_c - 1) * (max_stage_bits / c_bits);
     const Bytes d_elems = stage_elems + (stages_c - 1) * (max_stage_bits / d_bits);
     const Bytes mx = std::max(align_c, align_d);
-    collective = make_union({with_align(array_engine<F>(Component::EpilogueCD, c_elems, c_bits), mx),
-                             with_align(array_engine<F>(Component::EpilogueCD, d_elems, d_bits), mx)});
+    collective =
+        make_union({with_align(array_engine<F>(Component::EpilogueCD, c_elems, c_bits), mx),
+                    with_align(array_engine<F>(Component::EpilogueCD, d_elems, d_bits), mx)});
   } else {
     collective = make_struct(
         {with_align(array_engine<F>(Component::EpilogueC, stage_elems * stages_c, c_bits), align_c),
-         with_align(array_engine<F>(Component::EpilogueD, stage_elems * stages_d, d_bits), align_d)});
+         with_align(array_engine<F>(Component::EpilogueD, stage_elems * stages_d, d_bits),
+                    align_d)});
   }
   return make_struct({collective, as<F>(fusion)});
 }
@@ -77,10 +82,13 @@ F EpilogueStorage::pipeline() const {
 template <class F>
 F EpilogueStorage::lay_tensormaps() const {
   switch (kind) {
-    case Kind::NoSmemSm90: return empty_member<F>(Component::Tensormaps);
+    case Kind::NoSmemSm90:
+      return empty_member<F>(Component::Tensormaps);
     case Kind::NoSmemSm100:
-    case Kind::NoSmemSm100Legacy: return relabel(tensors<F>(), Component::Tensormaps);
-    case Kind::Tma: break;
+    case Kind::NoSmemSm100Legacy:
+      return relabel(tensors<F>(), Component::Tensormaps);
+    case Kind::Tma:
+      break;
   }
   return make_struct({leaf<F>(Component::Tensormaps, 128 * Bytes{descriptors}, 64)}, 128);
 }
@@ -88,10 +96,13 @@ F EpilogueStorage::lay_tensormaps() const {
 template <class F>
 F EpilogueStorage::lay_shared() const {
   switch (kind) {
-    case Kind::NoSmemSm90: return empty_member<F>(Component::EpilogueD);
+    case Kind::NoSmemSm90:
+      return empty_member<F>(Component::EpilogueD);
     case Kind::NoSmemSm100:
-    case Kind::NoSmemSm100Legacy: return tensors<F>();
-    case Kind::Tma: break;
+    case Kind::NoSmemSm100Legacy:
+      return tensors<F>();
+    case Kind::Tma:
+      break;
   }
   if (ptr_array) return make_struct({tensors<F>(), tensormaps<F>(), pipeline<F>()});
   return make_struct({tensors<F>(), pipeline<F>()});

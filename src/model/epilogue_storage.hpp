@@ -25,10 +25,10 @@ namespace tilefit::model {
 /// One epilogue collective, as decided by its builder.
 struct EpilogueStorage {
   enum class Kind {
-    Tma,           ///< TMA warp-specialized: C/D stage buffers, fusion storage, load pipeline
-    NoSmemSm90,    ///< SM90 adapter around DefaultEpilogue: empty (1 B) storage
-    NoSmemSm100,   ///< SM100 EVT no-smem: { fusion; array_aligned<uint8_t, buffer> } (32 B for
-                   ///< the built-in fusions: 1 + 15 + 16)
+    Tma,                ///< TMA warp-specialized: C/D stage buffers, fusion storage, load pipeline
+    NoSmemSm90,         ///< SM90 adapter around DefaultEpilogue: empty (1 B) storage
+    NoSmemSm100,        ///< SM100 EVT no-smem: { fusion; array_aligned<uint8_t, buffer> } (32 B for
+                        ///< the built-in fusions: 1 + 15 + 16)
     NoSmemSm100Legacy,  ///< SM100 ptr-array thread::LinearCombination: empty (1 B)
   };
   Kind kind = Kind::Tma;
@@ -38,11 +38,11 @@ struct EpilogueStorage {
     if (kind != Kind::Tma) return std::nullopt;
     return std::array<long long, 2>{epi_m, epi_n};
   }
-  long long epi_m = 0, epi_n = 0;  ///< epilogue tile
-  int stages_c = 0, stages_d = 0;  ///< StagesC, StagesD
-  bool reuse_smem_c = false;       ///< ReuseSmemC: C and D share one buffer
-  int c_bits = 0;                  ///< bits of the C element in smem (0: void C)
-  int d_bits = 0;                  ///< bits of the D element in smem (fp6 held in 8)
+  long long epi_m = 0, epi_n = 0;      ///< epilogue tile
+  int stages_c = 0, stages_d = 0;      ///< StagesC, StagesD
+  bool reuse_smem_c = false;           ///< ReuseSmemC: C and D share one buffer
+  int c_bits = 0;                      ///< bits of the C element in smem (0: void C)
+  int d_bits = 0;                      ///< bits of the D element in smem (fp6 held in 8)
   Bytes align_c = 128, align_d = 128;  ///< alignment_for_swizzle of the C / D atoms
   Field fusion = empty_member(Component::Fusion);  ///< FusionCallbacks::SharedStorage
   /// nosmem_sm100: the reduction buffer array_aligned<uint8_t, size(EpilogueTile)> that the
@@ -50,8 +50,8 @@ struct EpilogueStorage {
   /// sm100_epilogue_nosmem.hpp:482-498; the engines' scaled_mm trees); 0 for the built-in
   /// fusion operations (an empty array_aligned: 16 B).
   Bytes nosmem_buffer_bytes = 0;
-  bool ptr_array = false;          ///< ptr-array collective: has a TensorMapStorage
-  int descriptors = 2;             ///< TMA descriptors in the ptr-array TensorMapStorage
+  bool ptr_array = false;  ///< ptr-array collective: has a TensorMapStorage
+  int descriptors = 2;     ///< TMA descriptors in the ptr-array TensorMapStorage
 
   /// Computes the Extent forms once (the builders call it when they are done deciding), so that
   /// the stage search does not lay the epilogue out again at every stage count.

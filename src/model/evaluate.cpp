@@ -11,10 +11,14 @@ namespace {
 /// The error diagnostic of a kernel that asks for more than the limit, by how it fails.
 Code over_limit_code(Overflow o) {
   switch (o) {
-    case Overflow::RuntimeInitialize: return Code::over_limit_initialize;
-    case Overflow::CompileStaticAssert: return Code::over_limit_static_assert;
-    case Overflow::RuntimeRun2x: return Code::over_limit_launch_2x;
-    case Overflow::TritonOutOfResources: return Code::over_limit_out_of_resources;
+    case Overflow::RuntimeInitialize:
+      return Code::over_limit_initialize;
+    case Overflow::CompileStaticAssert:
+      return Code::over_limit_static_assert;
+    case Overflow::RuntimeRun2x:
+      return Code::over_limit_launch_2x;
+    case Overflow::TritonOutOfResources:
+      return Code::over_limit_out_of_resources;
   }
   return Code::over_limit_initialize;
 }
@@ -24,7 +28,8 @@ int lowest_stages(const Plan& plan) { return plan.min_stages < 1 ? 1 : plan.min_
 /// When no stage count fits: the largest K (halving, down to 16) for which the family accepts
 /// the config and its stage count (auto: the builder's pick; explicit: the lowest it allows)
 /// gives a SharedStorage within `limit`. Adds smaller_k* values to `d` (smaller_k 0: none).
-void add_smaller_k(Diagnostic& d, const KernelFamily& family, const KernelConfig& cfg, Bytes limit) {
+void add_smaller_k(Diagnostic& d, const KernelFamily& family, const KernelConfig& cfg,
+                   Bytes limit) {
   KernelConfig smaller = cfg;
   for (long long k = cfg.k / 2; k >= 16 && k * 2 == smaller.k; k /= 2) {
     smaller.k = k;
@@ -35,8 +40,10 @@ void add_smaller_k(Diagnostic& d, const KernelFamily& family, const KernelConfig
     if (p.auto_stages && p.stages < lo) continue;
     const Bytes need = family.sizes(smaller, p, stages).kernel.size;
     if (need <= limit) {
-      d.integer("smaller_k", k).flag("smaller_k_auto", p.auto_stages)
-          .stages("smaller_k_stages", stages, p.stage_param).bytes("smaller_k_bytes", need);
+      d.integer("smaller_k", k)
+          .flag("smaller_k_auto", p.auto_stages)
+          .stages("smaller_k_stages", stages, p.stage_param)
+          .bytes("smaller_k_bytes", need);
       return;
     }
   }
@@ -56,8 +63,10 @@ Diagnostic what_fits(const KernelFamily& family, const KernelConfig& cfg, const 
     add_smaller_k(d, family, cfg, limit);
     return d;
   }
-  return diag(Code::max_stages_fit).stages("stages", best.stages, plan.stage_param)
-      .bytes("smem_bytes", best.bytes).bytes("spare_bytes", limit - best.bytes);
+  return diag(Code::max_stages_fit)
+      .stages("stages", best.stages, plan.stage_param)
+      .bytes("smem_bytes", best.bytes)
+      .bytes("spare_bytes", limit - best.bytes);
 }
 
 /// Which family models `cfg`; nullptr when none does. `reason` (when given) says why.
@@ -93,7 +102,8 @@ void check_cluster(const KernelConfig& cfg, int sm, bool explain, Plan& plan) {
   if (lim.non_portable <= 1) {
     plan.invalid = true;
     if (explain)
-      plan.reasons.push_back(diag(Code::cluster_unsupported).integer("cluster_size", size).arch("arch", sm));
+      plan.reasons.push_back(
+          diag(Code::cluster_unsupported).integer("cluster_size", size).arch("arch", sm));
   } else if (size > lim.non_portable) {
     plan.invalid = true;
     if (explain)
@@ -115,9 +125,12 @@ void check_cluster(const KernelConfig& cfg, int sm, bool explain, Plan& plan) {
 
 std::string_view status_name(Status s) {
   switch (s) {
-    case Status::Fits: return "fits";
-    case Status::DoesNotFit: return "does_not_fit";
-    case Status::Invalid: return "invalid";
+    case Status::Fits:
+      return "fits";
+    case Status::DoesNotFit:
+      return "does_not_fit";
+    case Status::Invalid:
+      return "invalid";
   }
   return "?";
 }

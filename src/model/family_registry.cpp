@@ -38,8 +38,8 @@ const auto& rows() {
        "vLLM @1051220e, SGLang @04ec0bc2 (blockwise @9ee53c76); CUTLASS 4.7.0 (7107b05)",
        "engine_fp8_sm120", "engine_fp8 sm120"},
       // Triton 3.6 kernels (issue 12): configs with a Triton kernel family.
-      {&triton_matmul_family(), K::Triton, "Triton 3.6.0 (acd8104), the matrix-multiplication tutorial",
-       "triton_matmul", "triton"},
+      {&triton_matmul_family(), K::Triton,
+       "Triton 3.6.0 (acd8104), the matrix-multiplication tutorial", "triton_matmul", "triton"},
       {&triton_fused_moe_family(), K::Triton, "Triton 3.6.0 (acd8104); vLLM fused_moe.py @000d1458",
        "triton_fused_moe", "triton triton_matmul"},
       {&sm120_blockscaled_family(), K::Cutlass, kCutlass, "sm120_blockscaled", "sm120"},
@@ -55,9 +55,12 @@ const auto& rows() {
 
 std::string_view kind_name(FamilyKind kind) {
   switch (kind) {
-    case FamilyKind::Cutlass: return "CUTLASS";
-    case FamilyKind::EngineCutlass: return "engine CUTLASS";
-    case FamilyKind::Triton: return "Triton";
+    case FamilyKind::Cutlass:
+      return "CUTLASS";
+    case FamilyKind::EngineCutlass:
+      return "engine CUTLASS";
+    case FamilyKind::Triton:
+      return "Triton";
   }
   return "";
 }

@@ -6,26 +6,46 @@ namespace tilefit::model {
 
 std::string_view component_key(Component c) {
   switch (c) {
-    case Component::A: return "A";
-    case Component::B: return "B";
-    case Component::SFA: return "SFA";
-    case Component::SFB: return "SFB";
-    case Component::MainloopBarriers: return "mainloop_barriers";
-    case Component::EpilogueC: return "epilogue_C";
-    case Component::EpilogueD: return "epilogue_D";
-    case Component::EpilogueCD: return "epilogue_C_D_shared";
-    case Component::Fusion: return "fusion";
-    case Component::ScaleRow: return "scale_row";
-    case Component::BiasRow: return "bias_row";
-    case Component::EpilogueBarriers: return "epilogue_barriers";
-    case Component::KernelBarriers: return "kernel_barriers";
-    case Component::Scheduler: return "scheduler";
-    case Component::Tensormaps: return "tensormaps";
-    case Component::TmemPointer: return "tmem_pointer";
-    case Component::ScaleBuffers: return "scale_buffers";
-    case Component::LayoutConversion: return "layout_conversion";
-    case Component::Padding: return "padding";
-    case Component::Count: break;
+    case Component::A:
+      return "A";
+    case Component::B:
+      return "B";
+    case Component::SFA:
+      return "SFA";
+    case Component::SFB:
+      return "SFB";
+    case Component::MainloopBarriers:
+      return "mainloop_barriers";
+    case Component::EpilogueC:
+      return "epilogue_C";
+    case Component::EpilogueD:
+      return "epilogue_D";
+    case Component::EpilogueCD:
+      return "epilogue_C_D_shared";
+    case Component::Fusion:
+      return "fusion";
+    case Component::ScaleRow:
+      return "scale_row";
+    case Component::BiasRow:
+      return "bias_row";
+    case Component::EpilogueBarriers:
+      return "epilogue_barriers";
+    case Component::KernelBarriers:
+      return "kernel_barriers";
+    case Component::Scheduler:
+      return "scheduler";
+    case Component::Tensormaps:
+      return "tensormaps";
+    case Component::TmemPointer:
+      return "tmem_pointer";
+    case Component::ScaleBuffers:
+      return "scale_buffers";
+    case Component::LayoutConversion:
+      return "layout_conversion";
+    case Component::Padding:
+      return "padding";
+    case Component::Count:
+      break;
   }
   return "?";
 }

@@ -62,9 +62,12 @@ constexpr std::array<Product, 48> kProducts = {{
     {"NVIDIA_GeForce_RTX_5090", "NVIDIA GeForce RTX 5090", 120},
     {"NVIDIA_GeForce_RTX_5080", "NVIDIA GeForce RTX 5080", 120},
     {"NVIDIA_GeForce_RTX_5070_Ti", "NVIDIA GeForce RTX 5070 Ti", 120},
-    {"NVIDIA_RTX_PRO_6000_Blackwell_Workstation_Edition", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", 120},
-    {"NVIDIA_RTX_PRO_6000_Blackwell_Server_Edition", "NVIDIA RTX PRO 6000 Blackwell Server Edition", 120},
-    {"NVIDIA_RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition", "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", 120},
+    {"NVIDIA_RTX_PRO_6000_Blackwell_Workstation_Edition",
+     "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", 120},
+    {"NVIDIA_RTX_PRO_6000_Blackwell_Server_Edition", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+     120},
+    {"NVIDIA_RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition",
+     "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", 120},
     {"NVIDIA_GB10", "NVIDIA GB10 (DGX Spark)", 121},
     {"NVIDIA_DGX_Spark", "NVIDIA GB10 (DGX Spark)", 121},
 }};
@@ -73,7 +76,8 @@ constexpr std::array<Product, 48> kProducts = {{
 std::string canonical(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) out.push_back(c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  for (char c : s)
+    out.push_back(c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   return out;
 }
 
@@ -120,17 +124,22 @@ ProductMatch find_product(std::string_view device_name) {
   const std::vector<std::string> t = tokens(device_name);
   if (!has(t, "nvidia") && !has(t, "tesla") && !has(t, "geforce")) return {};
   // Model tokens, most specific first (vLLM maps every name with an H200 token to NVIDIA_H200).
-  if (has(t, "gb10") || (has(t, "dgx") && has(t, "spark"))) return {"an NVIDIA GB10 (DGX Spark)", 121, false};
+  if (has(t, "gb10") || (has(t, "dgx") && has(t, "spark")))
+    return {"an NVIDIA GB10 (DGX Spark)", 121, false};
   if (has(t, "h200")) return {"an NVIDIA H200", 90, false};
-  if (has(t, "h100") || has(t, "h800") || has(t, "h20") || has(t, "gh200")) return {"an NVIDIA Hopper GPU", 90, false};
+  if (has(t, "h100") || has(t, "h800") || has(t, "h20") || has(t, "gh200"))
+    return {"an NVIDIA Hopper GPU", 90, false};
   if (has(t, "b300") || has(t, "gb300")) return {"an NVIDIA B300-class GPU", 103, false};
-  if (has(t, "b200") || has(t, "gb200") || has(t, "b100")) return {"an NVIDIA B200-class GPU", 100, false};
+  if (has(t, "b200") || has(t, "gb200") || has(t, "b100"))
+    return {"an NVIDIA B200-class GPU", 100, false};
   if (has(t, "blackwell") && has(t, "rtx")) return {"an NVIDIA RTX PRO Blackwell GPU", 120, false};
   const int series = rtx_series(t);
   if (series == 50) return {"an NVIDIA GeForce RTX 50 series GPU", 120, false};
-  if (series == 40 || has(t, "ada") || has(t, "l40") || has(t, "l40s") || has(t, "l4") || has(t, "l20"))
+  if (series == 40 || has(t, "ada") || has(t, "l40") || has(t, "l40s") || has(t, "l4") ||
+      has(t, "l20"))
     return {"an NVIDIA Ada GPU", 89, false};
-  if (has(t, "a100") || has(t, "a800") || has(t, "a30")) return {"an NVIDIA A100-class GPU", 80, false};
+  if (has(t, "a100") || has(t, "a800") || has(t, "a30"))
+    return {"an NVIDIA A100-class GPU", 80, false};
   if (series == 30 || has(t, "a10") || has(t, "a10g") || has(t, "a40") || has(t, "a6000") ||
       has(t, "a5000") || has(t, "a4000"))
     return {"an NVIDIA Ampere GPU (sm_86)", 86, false};

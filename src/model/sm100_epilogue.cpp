@@ -22,30 +22,38 @@ int smem_bits(DType t) {
 ///     (Swizzle<2,5,2>, 32 elements wide: 512 B, cute/atom/mma_traits_sm100.hpp:73-76); others
 ///     as above on `mn_extent`.
 ///   static_assert(BLK_MN0 % 8 == 0 && BLK_K0 % 8 == 0) (sm100_common.inl:86-87).
-Bytes sm100_swizzle_alignment(bool mn_major, int elem_bits, long long mn_extent,
-                              long long k_extent, Findings& why) {
+Bytes sm100_swizzle_alignment(bool mn_major, int elem_bits, long long mn_extent, long long k_extent,
+                              Findings& why) {
   if (mn_extent % 8 != 0 || k_extent % 8 != 0) {
     why.reject([&] {
-      return diag(Code::sm100_epilogue_atom_extents).integer("mn_extent", mn_extent).integer("k_extent", k_extent);
+      return diag(Code::sm100_epilogue_atom_extents)
+          .integer("mn_extent", mn_extent)
+          .integer("k_extent", k_extent);
     });
     return 0;
   }
   const long long extent = mn_major ? mn_extent : k_extent;
   if (mn_major && elem_bits == 32) {
     if (extent % 32 != 0) {
-      why.reject([&] { return diag(Code::sm100_epilogue_column_major_32bit).integer("epilogue_m", extent); });
+      why.reject([&] {
+        return diag(Code::sm100_epilogue_column_major_32bit).integer("epilogue_m", extent);
+      });
       return 0;
     }
     return 512;
   }
-  constexpr struct { int width_bits; Bytes align; } kAtoms[] = {
-      {1024, 1024}, {512, 512}, {256, 256}, {128, 128}};
+  constexpr struct {
+    int width_bits;
+    Bytes align;
+  } kAtoms[] = {{1024, 1024}, {512, 512}, {256, 256}, {128, 128}};
   for (const auto& atom : kAtoms) {
     const int elems = atom.width_bits / elem_bits;
     if (elems > 0 && extent % elems == 0) return atom.align;
   }
   why.reject([&] {
-    return diag(Code::sm100_epilogue_no_swizzle_atom).integer("extent", extent).integer("bits", elem_bits);
+    return diag(Code::sm100_epilogue_no_swizzle_atom)
+        .integer("extent", extent)
+        .integer("bits", elem_bits);
   });
   return 0;
 }
@@ -54,7 +62,8 @@ std::string n(long long x) { return std::to_string(x); }
 
 }  // namespace
 
-Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx, Findings& why) {
+Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx,
+                             Findings& why) {
   Sm100Epilogue e;
   EpilogueStorage& s = e.storage;
   const EpilogueSpec& spec = cfg.epilogue;
@@ -66,11 +75,14 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     case EpilogueVariant::Auto: {
       // EpilogueScheduleAuto (sm100_builder.inl:1698-1715).
       const bool even_cluster_m = cfg.cluster[0] % 2 == 0;
-      e.two_sm = even_cluster_m && (ctx.block_scaled ? cfg.m == 256 : (cfg.m == 256 || cfg.m == 128));
+      e.two_sm =
+          even_cluster_m && (ctx.block_scaled ? cfg.m == 256 : (cfg.m == 256 || cfg.m == 128));
       if (e.two_sm != ctx.mainloop_two_sm)
         why.note([&] {
-          return diag(Code::sm100_auto_epilogue_mismatch).flag("epilogue_2sm", e.two_sm)
-              .integer("cluster_m", cfg.cluster[0]).integer("tile_m", cfg.m)
+          return diag(Code::sm100_auto_epilogue_mismatch)
+              .flag("epilogue_2sm", e.two_sm)
+              .integer("cluster_m", cfg.cluster[0])
+              .integer("tile_m", cfg.m)
               .flag("mainloop_2sm", ctx.mainloop_two_sm);
         });
       if (cfg.grouped) why.note([] { return diag(Code::sm100_grouped_auto_epilogue); });
@@ -86,7 +98,8 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
       break;
     case EpilogueVariant::TrtllmDefault:
     case EpilogueVariant::Finalize:
-      why.reject([&] { return diag(Code::sm100_trtllm_epilogue).epilogue("epilogue", spec.variant); });
+      why.reject(
+          [&] { return diag(Code::sm100_trtllm_epilogue).epilogue("epilogue", spec.variant); });
       return e;
   }
   e.blockscale_out = spec.variant == EpilogueVariant::BlockScaleOut;
@@ -94,7 +107,9 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
   // static_assert(not (Is2SmMma && size<0>(ClusterShape_MNK{}) % 2 == 1), "schedule + cluster
   // mismatch") (sm100_builder.inl:1174, 1495).
   if (e.two_sm && cfg.cluster[0] % 2 != 0)
-    why.reject([&] { return diag(Code::sm100_epilogue_2sm_cluster).integer("cluster_m", cfg.cluster[0]); });
+    why.reject([&] {
+      return diag(Code::sm100_epilogue_2sm_cluster).integer("cluster_m", cfg.cluster[0]);
+    });
   if (cfg.d == DType::Void) {
     why.reject([] { return diag(Code::sm100_void_d); });
     return e;
@@ -108,7 +123,11 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     e.warp_n = 2;
   }
   if (e.cta_m <= 0 || e.cta_n <= 0) {
-    why.reject([&] { return diag(Code::sm100_epilogue_empty_cta_tile).integer("cta_m", e.cta_m).integer("cta_n", e.cta_n); });
+    why.reject([&] {
+      return diag(Code::sm100_epilogue_empty_cta_tile)
+          .integer("cta_m", e.cta_m)
+          .integer("cta_n", e.cta_n);
+    });
     return e;
   }
   const bool void_c = cfg.c == DType::Void;
@@ -140,7 +159,9 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     contig_m = s.epi_m;
     contig_n = s.epi_n;
     if (s.epi_n % 8 != 0)
-      why.reject([&] { return diag(Code::sm100_epilogue_tile_n_multiple_of_8).integer("epilogue_n", s.epi_n); });
+      why.reject([&] {
+        return diag(Code::sm100_epilogue_tile_n_multiple_of_8).integer("epilogue_n", s.epi_n);
+      });
     if (spec.variant == EpilogueVariant::Auto)
       why.reject([] { return diag(Code::sm100_epilogue_tile_with_auto); });
   } else if (ctx.block_scaled && e.cta_n == 256) {
@@ -172,7 +193,9 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     const long long n_min_d = n_min(false, bits_d_gmem);
     if (e.cta_n < n_min_c || e.cta_n < n_min_d)
       why.reject([&] {
-        return diag(Code::sm100_epilogue_cta_n_min).integer("cta_n", e.cta_n).integer("min_n", std::max(n_min_c, n_min_d));
+        return diag(Code::sm100_epilogue_cta_n_min)
+            .integer("cta_n", e.cta_n)
+            .integer("min_n", std::max(n_min_c, n_min_d));
       });
     const long long n_tmp = std::min(e.cta_n, std::max({n_perf, n_min_c, n_min_d}));
     s.epi_n = (n_tmp > 0 && e.cta_n % n_tmp == 0) ? n_tmp : e.cta_n;
@@ -183,8 +206,11 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
   }
   if (s.epi_m <= 0 || s.epi_n <= 0 || e.cta_m % s.epi_m != 0 || e.cta_n % s.epi_n != 0) {
     why.reject([&] {
-      return diag(Code::sm100_epilogue_tile_divides).integer("epilogue_m", s.epi_m).integer("epilogue_n", s.epi_n)
-          .integer("cta_m", e.cta_m).integer("cta_n", e.cta_n);
+      return diag(Code::sm100_epilogue_tile_divides)
+          .integer("epilogue_m", s.epi_m)
+          .integer("epilogue_n", s.epi_n)
+          .integer("cta_m", e.cta_m)
+          .integer("cta_n", e.cta_n);
     });
     return e;
   }
@@ -200,7 +226,9 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
   // static_assert(StagesC >= 1), (StagesD >= 1) (sm100_epilogue_tma_warpspecialized.hpp:139-140).
   if (s.stages_c < 1 || s.stages_d < 1) {
     why.reject([&] {
-      return diag(Code::sm100_epilogue_stages_min).integer("stages_c", s.stages_c).integer("stages_d", s.stages_d);
+      return diag(Code::sm100_epilogue_stages_min)
+          .integer("stages_c", s.stages_c)
+          .integer("stages_d", s.stages_d);
     });
     return e;
   }
@@ -210,7 +238,9 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     const long long max_stage_bits = s.epi_m * s.epi_n * std::max(s.c_bits, s.d_bits);
     if (s.stages_d > s.stages_c || max_stage_bits % s.c_bits != 0 || max_stage_bits % s.d_bits != 0)
       why.reject([&] {
-        return diag(Code::sm100_reuse_smem_c).integer("stages_d", s.stages_d).integer("stages_c", s.stages_c);
+        return diag(Code::sm100_reuse_smem_c)
+            .integer("stages_d", s.stages_d)
+            .integer("stages_c", s.stages_c);
       });
   }
 
@@ -230,7 +260,9 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
                (s.epi_n / vs != 1 && s.epi_n / vs != 2 && s.epi_n / vs != 4 && s.epi_n / vs != 8)) {
       // Sm100BlockScaleFactorRowStore (fusion/sm100_visitor_store_tma_warpspecialized.hpp:111-116).
       why.reject([&] {
-        return diag(Code::sm100_blockscale_out_tile_n).integer("epilogue_n", s.epi_n).integer("sf_vec", vs);
+        return diag(Code::sm100_blockscale_out_tile_n)
+            .integer("epilogue_n", s.epi_n)
+            .integer("sf_vec", vs);
       });
     }
     if (spec.sf != DType::UE4M3 && spec.sf != DType::UE8M0)
@@ -247,12 +279,15 @@ std::string sm100_epilogue_name(const KernelConfig& cfg, const Sm100Epilogue& e)
   const char* sm = e.two_sm ? "2Sm" : "1Sm";
   const bool nosmem = s.kind != EpilogueStorage::Kind::Tma;
   const std::string schedule =
-      nosmem ? std::string(s.ptr_array ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") + sm
-             : std::string(s.ptr_array ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") + sm;
+      nosmem
+          ? std::string(s.ptr_array ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") +
+                sm
+          : std::string(s.ptr_array ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") + sm;
   if (nosmem)
     return schedule + " (no shared-memory epilogue: " +
-           (s.kind == EpilogueStorage::Kind::NoSmemSm100Legacy ? "empty SharedStorage, 1 B"
-                                                                 : "fusion 1 B + empty array_aligned 16 B = 32 B") +
+           (s.kind == EpilogueStorage::Kind::NoSmemSm100Legacy
+                ? "empty SharedStorage, 1 B"
+                : "fusion 1 B + empty array_aligned 16 B = 32 B") +
            ")";
   const bool void_c = cfg.c == DType::Void;
   return schedule + ", epilogue tile " + n(s.epi_m) + "x" + n(s.epi_n) + ", StagesC " +

@@ -18,13 +18,13 @@ namespace tilefit::model {
 
 /// What the SM100 epilogue builder decides for a config.
 struct Sm100Epilogue {
-  EpilogueStorage storage;        ///< the collective, as laid out
-  bool two_sm = false;            ///< TmaWarpSpecialized2Sm / NoSmemWarpSpecialized2Sm
-  long long cta_m = 0, cta_n = 0; ///< per-CTA tile: (MMA M / 2 for 2SM, MMA N)
-  int warp_m = 4, warp_n = 1;     ///< TMEM warp shape (sm100_builder.inl:1069-1081)
-  int epi_tiles = 0;              ///< epilogue tiles per CTA tile (0 when not decided)
-  bool blockscale_out = false;    ///< LinCombBlockScaleFactor (row-major SF store: empty storage)
-  bool decided = false;           ///< false when the builder stops before a layout exists
+  EpilogueStorage storage;         ///< the collective, as laid out
+  bool two_sm = false;             ///< TmaWarpSpecialized2Sm / NoSmemWarpSpecialized2Sm
+  long long cta_m = 0, cta_n = 0;  ///< per-CTA tile: (MMA M / 2 for 2SM, MMA N)
+  int warp_m = 4, warp_n = 1;      ///< TMEM warp shape (sm100_builder.inl:1069-1081)
+  int epi_tiles = 0;               ///< epilogue tiles per CTA tile (0 when not decided)
+  bool blockscale_out = false;     ///< LinCombBlockScaleFactor (row-major SF store: empty storage)
+  bool decided = false;            ///< false when the builder stops before a layout exists
 };
 
 /// Inputs the epilogue builder sees from the mainloop side.
@@ -59,7 +59,8 @@ struct Sm100EpilogueContext {
 /// (4-byte elements: always SW128_32B); SW128 -> 1024, SW64 -> 512, SW32 -> 256, INTER -> 128.
 /// No-smem: a ptr-array kernel with the default fusion on a non-block-scaled op class takes the
 /// legacy thread::LinearCombination path whose SharedStorage is empty (sm100_builder.inl:1556-1565).
-Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx, Findings& why);
+Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx,
+                             Findings& why);
 
 /// "TmaWarpSpecialized1Sm, epilogue tile 128x64, StagesC 4 StagesD 2, ..." for `cutlass_kernel`.
 std::string sm100_epilogue_name(const KernelConfig& cfg, const Sm100Epilogue& e);

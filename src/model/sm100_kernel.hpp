@@ -15,13 +15,13 @@ inline constexpr Bytes kSm100ClcResponseBytes = 16;
 /// The pieces an SM100 kernel shell assembles (F = Field or Extent).
 template <class F>
 struct Sm100KernelParts {
-  F mainloop_tensors;   ///< CollectiveMainloop::TensorStorage
-  F mainloop_pipeline;  ///< CollectiveMainloop::PipelineStorage (dense: PipelineTmaUmmaAsync<S>,
-                        ///< 16·S; blockwise: { AB 16·S; SF 16·S; accumulator 16·Acc })
-  F epilogue_tensors;   ///< CollectiveEpilogue::TensorStorage
-  F epilogue_pipeline;  ///< CollectiveEpilogue::PipelineStorage (16·SC, or 2 B)
-  int acc_stages = 0;   ///< AccumulatorPipelineStageCount
-  int sched_stages = 0; ///< SchedulerPipelineStageCount
+  F mainloop_tensors;    ///< CollectiveMainloop::TensorStorage
+  F mainloop_pipeline;   ///< CollectiveMainloop::PipelineStorage (dense: PipelineTmaUmmaAsync<S>,
+                         ///< 16·S; blockwise: { AB 16·S; SF 16·S; accumulator 16·Acc })
+  F epilogue_tensors;    ///< CollectiveEpilogue::TensorStorage
+  F epilogue_pipeline;   ///< CollectiveEpilogue::PipelineStorage (16·SC, or 2 B)
+  int acc_stages = 0;    ///< AccumulatorPipelineStageCount
+  int sched_stages = 0;  ///< SchedulerPipelineStageCount
 };
 
 /// Non-grouped dense / block-scaled kernel (sm100_gemm_tma_warpspecialized.hpp:182-212):

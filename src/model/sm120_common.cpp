@@ -8,19 +8,22 @@ namespace tilefit::model {
 
 void sm120_common_checks(const KernelConfig& cfg, Findings& why) {
   if (!cfg.a_k_major || !cfg.b_k_major) why.reject([] { return diag(Code::sm120_tn_only); });
-  if (cfg.cluster != std::array<int, 3>{1, 1, 1}) why.reject([] { return diag(Code::sm120_cluster); });
+  if (cfg.cluster != std::array<int, 3>{1, 1, 1})
+    why.reject([] { return diag(Code::sm120_cluster); });
   if (cfg.n < 8) why.reject([&] { return diag(Code::sm120_tile_n_min).integer("tile_n", cfg.n); });
   switch (cfg.schedule) {
     case Schedule::Auto:
     case Schedule::Cooperative:
       if (cfg.m < 128)
-        why.reject_kernel([&] { return diag(Code::sm120_cooperative_tile_m).integer("tile_m", cfg.m); });
+        why.reject_kernel(
+            [&] { return diag(Code::sm120_cooperative_tile_m).integer("tile_m", cfg.m); });
       break;
     case Schedule::Pingpong:
       if (cfg.n < 16)
         why.reject([&] { return diag(Code::sm120_pingpong_tile_n).integer("tile_n", cfg.n); });
       break;
-    default: why.reject([&] { return diag(Code::sm120_schedule).schedule("schedule", cfg.schedule); });
+    default:
+      why.reject([&] { return diag(Code::sm120_schedule).schedule("schedule", cfg.schedule); });
   }
 }
 
@@ -36,7 +39,8 @@ Sm120Layout sm120_common_layout(const KernelConfig& cfg, Findings& why) {
 }
 
 std::string sm120_kernel_schedule(const KernelConfig& cfg) {
-  return std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
+  return std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
+                                 : "KernelTmaWarpSpecialized") +
          (sm120_pingpong(cfg) ? "Pingpong" : "Cooperative");
 }
 
@@ -48,9 +52,10 @@ BasicStorage<F> sm120_layout(const KernelConfig& cfg, const Sm120Layout& s, int 
   Sm90KernelParts<F> p;
   p.mainloop_tensors =
       s.block_scaled
-          ? make_struct({a, b, with_align(array_aligned<F>(Component::SFA, S * s.sfa_per_stage), 16),
-                         with_align(array_aligned<F>(Component::SFB, S * s.sfb_per_stage), 16)},
-                        128)
+          ? make_struct(
+                {a, b, with_align(array_aligned<F>(Component::SFA, S * s.sfa_per_stage), 16),
+                 with_align(array_aligned<F>(Component::SFB, S * s.sfb_per_stage), 16)},
+                128)
           : make_struct({a, b}, 128);
   // Mainloop pipeline: PipelineTmaAsync<S> (sm120_blockscaled_mma_tma.hpp:163).
   p.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, S);

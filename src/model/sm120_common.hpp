@@ -57,7 +57,8 @@ Sm120Layout sm120_common_layout(const KernelConfig& cfg, Findings& why);
 /// SharedStorage)>, the carve-out used as is (not rounded on SM120; cutlass-smem-model.md P2),
 /// over the builder's `stage_bytes` per stage; the mainloops' static_assert(Stages >= 2); and the
 /// epilogue tile when the epilogue stages tiles (what `suggest` shrinks).
-inline void sm120_stage_rule(Plan& p, const KernelConfig& cfg, const Sm120Layout& state, Bytes stage_bytes) {
+inline void sm120_stage_rule(Plan& p, const KernelConfig& cfg, const Sm120Layout& state,
+                             Bytes stage_bytes) {
   p.rule.carveout = state.epilogue.shared<Extent>().size;
   p.rule.stage_bytes = stage_bytes;
   p.choose_stages(cfg.stages);

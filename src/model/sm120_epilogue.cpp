@@ -26,13 +26,14 @@ EpilogueStorage sm120_epilogue(const KernelConfig& cfg, Findings& why) {
   const EpilogueVariant v = cfg.epilogue.variant;
   const bool col_major = sm120_cd_column_major(cfg);
 
-  if (v == EpilogueVariant::NoSmem) why.reject([&] { return diag(Code::sm120_no_nosmem_epilogue); });
+  if (v == EpilogueVariant::NoSmem)
+    why.reject([&] { return diag(Code::sm120_no_nosmem_epilogue); });
   if (trtllm(v) && !cfg.grouped)
     why.reject([&] { return diag(Code::trtllm_epilogue_needs_grouped).epilogue("epilogue", v); });
 
   // Element types as the builder sees them.
   const DType out = cfg.d;
-  const DType c = trtllm(v) ? out : cfg.c;                                  // launcher: C = D
+  const DType c = trtllm(v) ? out : cfg.c;                                     // launcher: C = D
   const DType d_builder = v == EpilogueVariant::Finalize ? DType::Void : out;  // finalize: D = void
   const bool fp6_d = bits(out) == 6;
 
@@ -50,8 +51,11 @@ EpilogueStorage sm120_epilogue(const KernelConfig& cfg, Findings& why) {
   }
   if (e.epi_m <= 0 || e.epi_n <= 0 || M % e.epi_m != 0 || N % e.epi_n != 0) {
     why.reject([&] {
-      return diag(Code::sm120_epilogue_tile_divides).integer("epilogue_m", e.epi_m)
-          .integer("epilogue_n", e.epi_n).integer("tile_m", M).integer("tile_n", N);
+      return diag(Code::sm120_epilogue_tile_divides)
+          .integer("epilogue_m", e.epi_m)
+          .integer("epilogue_n", e.epi_n)
+          .integer("tile_m", M)
+          .integer("tile_n", N);
     });
     e.epi_m = std::max<long long>(1, std::min(e.epi_m, M));
     e.epi_n = std::max<long long>(1, std::min(e.epi_n, N));
@@ -76,7 +80,8 @@ EpilogueStorage sm120_epilogue(const KernelConfig& cfg, Findings& why) {
   e.align_c = c == DType::Void ? 128 : ss_swizzle_alignment(e.c_bits, extent);
   e.align_d = ss_swizzle_alignment(e.d_bits, extent);
   if (e.align_c == 0 || e.align_d == 0) {
-    why.reject([&] { return diag(Code::sm120_epilogue_no_swizzle_atom).integer("extent", extent); });
+    why.reject(
+        [&] { return diag(Code::sm120_epilogue_no_swizzle_atom).integer("extent", extent); });
     if (e.align_c == 0) e.align_c = 128;
     if (e.align_d == 0) e.align_d = 128;
   }
@@ -99,8 +104,9 @@ std::string sm120_epilogue_name(const KernelConfig& cfg, const EpilogueStorage& 
   const EpilogueVariant v = cfg.epilogue.variant;
   std::string fusion = "LinearCombination";
   if (v == EpilogueVariant::BlockScaleOut) {
-    fusion = sm120_cd_column_major(cfg) ? "LinCombBlockScaleFactor (Sm120BlockScaleFactorColStore, 128 B)"
-                                        : "LinCombBlockScaleFactor (Sm120BlockScaleFactorRowStore, 256 B)";
+    fusion = sm120_cd_column_major(cfg)
+                 ? "LinCombBlockScaleFactor (Sm120BlockScaleFactorColStore, 128 B)"
+                 : "LinCombBlockScaleFactor (Sm120BlockScaleFactorRowStore, 256 B)";
   } else if (v == EpilogueVariant::Finalize) {
     const Bytes per = cfg.swap_ab ? 4 : bits(cfg.d) / 8;
     fusion = std::string("TRT-LLM finalize scatter (") +

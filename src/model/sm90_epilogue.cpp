@@ -8,8 +8,10 @@ namespace tilefit::model {
 Bytes ss_swizzle_alignment(int bits, long long extent) {
   if (bits <= 0) return 128;
   // Atom widths in bits and the alignment each forces (2^(B+M+S) bytes).
-  constexpr struct { int width_bits; Bytes align; } kAtoms[] = {
-      {1024, 1024}, {512, 512}, {256, 256}, {128, 128}};
+  constexpr struct {
+    int width_bits;
+    Bytes align;
+  } kAtoms[] = {{1024, 1024}, {512, 512}, {256, 256}, {128, 128}};
   for (const auto& atom : kAtoms) {
     const int elems = atom.width_bits / bits;
     if (elems > 0 && extent % elems == 0) return atom.align;
@@ -29,7 +31,9 @@ EpilogueStorage sm90_tma_epilogue(const KernelConfig& cfg, bool cooperative, Fin
     const long long want_m = pingpong ? 64 : 128;
     if (e.epi_m != want_m || e.epi_n % 16 != 0)
       why.reject([&] {
-        return diag(Code::sm90_epilogue_tile_shape).integer("epilogue_m", want_m).flag("pingpong", pingpong);
+        return diag(Code::sm90_epilogue_tile_shape)
+            .integer("epilogue_m", want_m)
+            .flag("pingpong", pingpong);
       });
   } else if (pingpong) {
     const long long nperf = (bits(cfg.d) == 8 && N % 64 == 0) ? 64 : 32;
@@ -41,7 +45,9 @@ EpilogueStorage sm90_tma_epilogue(const KernelConfig& cfg, bool cooperative, Fin
   }
   if (e.epi_m <= 0 || e.epi_n <= 0 || M % e.epi_m != 0 || N % e.epi_n != 0) {
     why.reject([&] {
-      return diag(Code::sm90_epilogue_tile_divides).integer("epilogue_m", e.epi_m).integer("epilogue_n", e.epi_n);
+      return diag(Code::sm90_epilogue_tile_divides)
+          .integer("epilogue_m", e.epi_m)
+          .integer("epilogue_n", e.epi_n);
     });
     e.epi_m = std::max<long long>(1, std::min(e.epi_m, M));
     e.epi_n = std::max<long long>(1, std::min(e.epi_n, N));

@@ -10,14 +10,14 @@ namespace tilefit::model {
 /// The pieces a kernel shell assembles into its SharedStorage (F = Field or Extent).
 template <class F>
 struct Sm90KernelParts {
-  F mainloop_tensors;   ///< CollectiveMainloop::TensorStorage
-  F mainloop_pipeline;  ///< CollectiveMainloop::PipelineStorage (16·S)
-  F epilogue_tensors;   ///< CollectiveEpilogue::TensorStorage
-  F epilogue_pipeline;  ///< CollectiveEpilogue::PipelineStorage (16·SC, or 2 B)
-  bool pingpong = false;    ///< adds OrderedSequenceBarrier<2,2> math_wg_order (32 B)
+  F mainloop_tensors;     ///< CollectiveMainloop::TensorStorage
+  F mainloop_pipeline;    ///< CollectiveMainloop::PipelineStorage (16·S)
+  F epilogue_tensors;     ///< CollectiveEpilogue::TensorStorage
+  F epilogue_pipeline;    ///< CollectiveEpilogue::PipelineStorage (16·SC, or 2 B)
+  bool pingpong = false;  ///< adds OrderedSequenceBarrier<2,2> math_wg_order (32 B)
 
   // Non-grouped kernels only.
-  F scheduler;          ///< TileScheduler::SharedStorage (SM90: empty, 1 B)
+  F scheduler;  ///< TileScheduler::SharedStorage (SM90: empty, 1 B)
 
   // ptr-array kernels only.
   F scheduler_pipeline;   ///< grouped: PipelineAsyncSharedStorage<8> (128 B); array: 1 B

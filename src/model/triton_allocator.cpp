@@ -13,7 +13,6 @@ bool intersects(Bytes a0, Bytes a1, Bytes b0, Bytes b1) { return a0 < b1 && b0 <
 /// Alignments are powers of two.
 Bytes align_to(Bytes x, Bytes a) { return a <= 1 ? x : (x + a - 1) & ~(a - 1); }
 
-
 }  // namespace
 
 namespace {

@@ -10,7 +10,9 @@
 namespace tilefit::model::triton {
 namespace {
 
-int log2i(long long x) { return x <= 1 ? 0 : 63 - __builtin_clzll(static_cast<unsigned long long>(x)); }
+int log2i(long long x) {
+  return x <= 1 ? 0 : 63 - __builtin_clzll(static_cast<unsigned long long>(x));
+}
 bool pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
 
 /// Triton's defaults when a launch does not give them: CUDAOptions(num_warps = 4, num_stages = 3)
@@ -77,7 +79,8 @@ Flat coalesced_2d(long long rows, long long cols, int contig_dim, int bits, int 
   std::array<long long, 2> spt{1, 1};
   spt[contig_dim] = per_thread(rows * cols, shape[contig_dim], bits, num_warps);
   const std::array<int, 2> order{contig_dim, 1 - contig_dim};
-  return blocked_layout(blocked_get(2, shape, spt, order, num_warps), {log2i(rows), log2i(cols)}, 2);
+  return blocked_layout(blocked_get(2, shape, spt, order, num_warps), {log2i(rows), log2i(cols)},
+                        2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,7 +247,8 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
   const int w = num_warps_of(cfg);
   // CUDAOptions.__post_init__ asserts "num_warps must be a power of 2"
   // (third_party/nvidia/backend/compiler.py); a CTA has at most 1024 threads.
-  if (!pow2(w) || w > 32) why.reject([&] { return diag(Code::triton_num_warps).integer("num_warps", w); });
+  if (!pow2(w) || w > 32)
+    why.reject([&] { return diag(Code::triton_num_warps).integer("num_warps", w); });
   // tl.arange and every block tensor need power-of-two extents and at most 2^20 elements
   // (validate_block_shape, python/triton/language/_utils.py).
   const std::pair<const char*, long long> blocks[3] = {
@@ -254,7 +258,9 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
     if (!pow2(block.second)) {
       all_pow2 = false;
       why.reject([&] {
-        return diag(Code::triton_block_not_power_of_two).name("block", block.first).integer("value", block.second);
+        return diag(Code::triton_block_not_power_of_two)
+            .name("block", block.first)
+            .integer("value", block.second);
       });
     }
   }
@@ -266,18 +272,24 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
     for (const auto& tensor : tensors)
       if (tensor.second > kMaxTensorNumel)
         why.reject([&] {
-          return diag(Code::triton_tensor_too_large).name("tensor", tensor.first).integer("numel", tensor.second);
+          return diag(Code::triton_tensor_too_large)
+              .name("tensor", tensor.first)
+              .integer("numel", tensor.second);
         });
   }
   // fp8e4nv is a supported fp8 type from capability 89 on (backend/compiler.py:186-190);
   // python/triton/language/core.py:573 raises when it is lowered elsewhere.
-  if (k.fp8 && cfg.arch < 89) why.reject([&] { return diag(Code::triton_fp8_needs_sm89).arch("arch", cfg.arch); });
+  if (k.fp8 && cfg.arch < 89)
+    why.reject([&] { return diag(Code::triton_fp8_needs_sm89).arch("arch", cfg.arch); });
   // tl.dot asserts K >= min_dot_size[2] (python/triton/language/semantic.py:1528): 32 for 8-bit
   // operands, 16 otherwise (min_dot_size, backend/compiler.py:19-31). M and N have no minimum.
   const int kmin = k.in_bits == 8 ? 32 : 16;
   if (cfg.k < kmin)
     why.reject([&] {
-      return diag(Code::triton_dot_k_min).integer("tile_k", cfg.k).integer("bits", k.in_bits).integer("min_k", kmin);
+      return diag(Code::triton_dot_k_min)
+          .integer("tile_k", cfg.k)
+          .integer("bits", k.in_bits)
+          .integer("min_k", kmin);
     });
   return why.invalid();
 }
@@ -399,7 +411,9 @@ bool reg_smem(const Decisions& d, int op) {
   return known >= 0 ? known != 0 : memo_reg_smem(d, op);
 }
 
-Bytes b_scale_cvt(const Decisions& d) { return d.b_scale_cvt >= 0 ? d.b_scale_cvt : memo_scale_cvt(d, 1); }
+Bytes b_scale_cvt(const Decisions& d) {
+  return d.b_scale_cvt >= 0 ? d.b_scale_cvt : memo_scale_cvt(d, 1);
+}
 
 Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int stages) {
   Decisions d;
@@ -456,8 +470,7 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   if (k.fp8_block) {
     d.b_scale_buffer = bn * 4;
     d.a_scale_cvt = memo_scale_cvt(d, 0);
-    const bool async_here =
-        d.version == 5 && stages > 1 && d.a_can_pipeline && d.b_can_pipeline;
+    const bool async_here = d.version == 5 && stages > 1 && d.a_can_pipeline && d.b_can_pipeline;
     if (!async_here) d.b_scale_cvt = memo_scale_cvt(d, 1);
   } else {
     d.b_scale_cvt = 0;
@@ -481,7 +494,8 @@ BasicStorage<F> triton_storage(const Decisions& d, int stages) {
   BasicStorage<F> st;
   Bytes loop_peak = 0;
   for (int i = 0; i < bufs.n; ++i)
-    if (bufs.b[i].start < kEpilogue) loop_peak = std::max(loop_peak, bufs.b[i].offset + bufs.b[i].size);
+    if (bufs.b[i].start < kEpilogue)
+      loop_peak = std::max(loop_peak, bufs.b[i].offset + bufs.b[i].size);
   st.mainloop_shared = loop_peak;
   st.epilogue_shared = d.epilogue_cvt;
   if constexpr (std::is_same_v<F, Extent>) {
@@ -540,7 +554,8 @@ std::string describe(const Decisions& d, int stages) {
   std::string s;
   const std::string warps = std::to_string(d.warps_m) + "x" + std::to_string(d.warps_n);
   if (d.version == 2)
-    s = "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") + ", warps " + warps + ")";
+    s = "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") +
+        ", warps " + warps + ")";
   else if (d.version == 3)
     s = "wgmma (mma v3, n " + std::to_string(d.instr_n) + ", warps " + warps + ")";
   else
@@ -552,7 +567,8 @@ std::string describe(const Decisions& d, int stages) {
     return std::string(name) + " staged per iteration (not pipelined)";
   };
   if (a_pipe && b_pipe)
-    s += ", cp.async: " + std::to_string(nbuf) + (nbuf == 1 ? " buffer" : " buffers") + " of A and B";
+    s += ", cp.async: " + std::to_string(nbuf) + (nbuf == 1 ? " buffer" : " buffers") +
+         " of A and B";
   else
     s += std::string(a_pipe || b_pipe ? ", cp.async: " : ", ") +
          operand("A", a_pipe, a_pipe || reg_smem(d, 0)) + ", " +
@@ -579,12 +595,22 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
   p.stages = cfg.stages.value_or(kDefaultNumStages);
 
   if (!cfg.triton_version.empty() && !is_triton_36(cfg.triton_version))
-    why.note([&] { return diag(Code::triton_version_differs).name("version", cfg.triton_version); });
-  if (!cfg.stages) why.note([&] { return diag(Code::triton_default_num_stages).stages("stages", kDefaultNumStages, p.stage_param); });
-  if (!cfg.num_warps) why.note([&] { return diag(Code::triton_default_num_warps).integer("num_warps", kDefaultNumWarps); });
+    why.note(
+        [&] { return diag(Code::triton_version_differs).name("version", cfg.triton_version); });
+  if (!cfg.stages)
+    why.note([&] {
+      return diag(Code::triton_default_num_stages)
+          .stages("stages", kDefaultNumStages, p.stage_param);
+    });
+  if (!cfg.num_warps)
+    why.note([&] {
+      return diag(Code::triton_default_num_warps).integer("num_warps", kDefaultNumWarps);
+    });
   if (cfg.tuned_block_k > 0)
     why.note([&] {
-      return diag(Code::triton_block_k_clamped).integer("block_k", cfg.tuned_block_k).integer("tile_k", cfg.k)
+      return diag(Code::triton_block_k_clamped)
+          .integer("block_k", cfg.tuned_block_k)
+          .integer("tile_k", cfg.k)
           .integer("block_n", cfg.block_shape ? (*cfg.block_shape)[0] : 0)
           .integer("block_k_scale", cfg.block_shape ? (*cfg.block_shape)[1] : 0);
     });
@@ -598,18 +624,25 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
     d = decide_layouts(cfg, k, p.stages);
     if (*d.fallback != '\0')
       why.note([&] {
-        return diag(Code::triton_mma_fallback).arch("arch", cfg.arch)
-            .name("instruction", cfg.arch < 100 ? "wgmma" : "tcgen05").name("reason", d.fallback)
-            .integer("num_warps", num_warps_of(cfg)).integer("tile_m", cfg.m).integer("tile_n", cfg.n)
-            .integer("tile_k", cfg.k).integer("min_k", 256 / k.in_bits);
+        return diag(Code::triton_mma_fallback)
+            .arch("arch", cfg.arch)
+            .name("instruction", cfg.arch < 100 ? "wgmma" : "tcgen05")
+            .name("reason", d.fallback)
+            .integer("num_warps", num_warps_of(cfg))
+            .integer("tile_m", cfg.m)
+            .integer("tile_n", cfg.n)
+            .integer("tile_k", cfg.k)
+            .integer("min_k", 256 / k.in_bits);
       });
-    if (d.fp8_promoted) why.note([&] { return diag(Code::triton_fp8_promoted).arch("arch", cfg.arch); });
+    if (d.fp8_promoted)
+      why.note([&] { return diag(Code::triton_fp8_promoted).arch("arch", cfg.arch); });
     if (p.stages > 1) {
       for (int op = 0; op < 2; ++op) {
         const bool can = op == 0 ? d.a_can_pipeline : d.b_can_pipeline;
         if (can) continue;
         why.note([&] {
-          return diag(Code::triton_operand_not_pipelined).name("operand", op == 0 ? "A" : "B")
+          return diag(Code::triton_operand_not_pipelined)
+              .name("operand", op == 0 ? "A" : "B")
               .integer("bits_per_thread", op == 0 ? d.a_load_bits : d.b_load_bits)
               .flag("smem", reg_smem(d, op));
         });
@@ -619,7 +652,8 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
       const Sizes st = triton_storage<Extent>(d, p.stages);
       if (st.kernel.size == d.epilogue_cvt && d.epilogue_cvt > st.mainloop_shared)
         why.note([&] {
-          return diag(Code::triton_epilogue_dominates).bytes("epilogue_bytes", d.epilogue_cvt)
+          return diag(Code::triton_epilogue_dominates)
+              .bytes("epilogue_bytes", d.epilogue_cvt)
               .bytes("loop_bytes", st.mainloop_shared);
         });
     }

@@ -42,11 +42,11 @@ struct Decisions {
   std::int8_t a_reg_smem = -1, b_reg_smem = -1;
   bool fp8_promoted = false;  ///< fp8 operands of mma.sync converted to f16 in registers
   bool fp8_block = false;
-  Bytes a_scale_cvt = 0;       ///< in-loop a_scale conversion scratch (0: none)
-  Bytes b_scale_cvt = -1;      ///< in-loop b_scale conversion scratch; -1: not answered yet
-  Bytes b_scale_buffer = 0;    ///< BN·4: async tcgen05's 1-deep b_scale buffer
-  Bytes epilogue_cvt = 0;      ///< the epilogue's conversion scratch (0: none)
-  int instr_n = 0;             ///< wgmma N
+  Bytes a_scale_cvt = 0;         ///< in-loop a_scale conversion scratch (0: none)
+  Bytes b_scale_cvt = -1;        ///< in-loop b_scale conversion scratch; -1: not answered yet
+  Bytes b_scale_buffer = 0;      ///< BN·4: async tcgen05's 1-deep b_scale buffer
+  Bytes epilogue_cvt = 0;        ///< the epilogue's conversion scratch (0: none)
+  int instr_n = 0;               ///< wgmma N
   int warps_m = 1, warps_n = 1;  ///< the accumulator's warpsPerCTA
   /// Why wgmma/tcgen05 is not used on sm_90/sm_100 (empty: it is, or the arch has neither).
   const char* fallback = "";

@@ -33,7 +33,7 @@ struct Basis {
 struct Builder {
   std::array<int, 2> out_order{0, 1};  ///< the order out-dimensions appear in the product
   int nout = 2;
-  std::array<int, 2> cur{0, 0};        ///< log2 size of each out-dimension so far
+  std::array<int, 2> cur{0, 0};  ///< log2 size of each out-dimension so far
   std::array<int, kInDims> n{};
   std::array<std::array<Basis, kMaxBases>, kInDims> bases;  ///< first n[in] meaningful
 
@@ -67,7 +67,7 @@ struct Builder {
         Basis x = bases[in][i];
         if (x.dim >= 0 && x.v >= (std::uint32_t{1} << shape[x.dim])) {
           if (in == kReg && !broadcast_registers) continue;  // removed
-          x = {-1, 0};                                        // zeroed
+          x = {-1, 0};                                       // zeroed
         }
         std::uint32_t flat = 0;
         if (x.dim >= 0) {
@@ -192,7 +192,7 @@ Vecs vecs_of(const std::uint32_t* p, int n) {
 /// Row-echelon form keyed by the lowest set bit.
 struct Echelon {
   std::array<std::uint32_t, 32> row;  ///< meaningful where piv has the bit
-  std::uint32_t piv = 0;  ///< bit p: row[p] is the row with lowest bit p
+  std::uint32_t piv = 0;              ///< bit p: row[p] is the row with lowest bit p
 
   void add(std::uint32_t v) {
     while (v != 0) {
@@ -523,8 +523,8 @@ int mixed_transpositions(const Flat& src, const Flat& dst) {
     }
   }
   for (int k = 0; k < std::min(nsf, ndf); ++k)
-    pb[src_free[k].first][src_free[k].second][dst_free[k].first] =
-        std::uint32_t{1} << dst_free[k].second;
+    pb[src_free[k].first][src_free[k].second][dst_free[k].first] = std::uint32_t{1}
+                                                                   << dst_free[k].second;
   std::array<std::array<bool, kMaxBases>, 2> visited{};
   int mixed = 0;
   for (int dn = 0; dn < 2; ++dn) {
@@ -566,9 +566,9 @@ struct MemTile {
   int naddr = 0;
   std::array<int, 3> addr{};
 };
-constexpr MemTile kLdStShared{0, {}, 3, {0, 1, 2}};   ///< ld.shared / st.shared
-constexpr MemTile kLdStMatrix{2, {0, 1}, 3, {2, 3, 4}};  ///< ldmatrix / stmatrix
-constexpr MemTile kLdStMatrixT{3, {2, 3, 4}, 2, {0, 1}}; ///< .trans variants (16-bit)
+constexpr MemTile kLdStShared{0, {}, 3, {0, 1, 2}};       ///< ld.shared / st.shared
+constexpr MemTile kLdStMatrix{2, {0, 1}, 3, {2, 3, 4}};   ///< ldmatrix / stmatrix
+constexpr MemTile kLdStMatrixT{3, {2, 3, 4}, 2, {0, 1}};  ///< .trans variants (16-bit)
 
 struct Swizzle {
   int reps = 0;
@@ -789,7 +789,8 @@ Swizzle swizzle_ldst(const Flat& s, const Flat& d, int bits) {
     vb.truncate(per_bank);
   }
   const long long vec_bits = (1LL << vb.n) * bits / 32;
-  const int log2vec = vec_bits > 1 ? 63 - __builtin_clzll(static_cast<unsigned long long>(vec_bits)) : 0;
+  const int log2vec =
+      vec_bits > 1 ? 63 - __builtin_clzll(static_cast<unsigned long long>(vec_bits)) : 0;
   Vecs ts, td;
   for (int i = 0; i < s.n[kLane] - log2vec; ++i) ts.push(s.b[kLane][i]);
   for (int i = 0; i < d.n[kLane] - log2vec; ++i) td.push(d.b[kLane][i]);
@@ -845,7 +846,8 @@ Swizzle optimal_swizzling(const Flat& s, const Flat& d, const MemTile* src_tiles
       int conflicts;
       if (single) {
         sw = swizzle_core_bits(s.dim, regs_s.pow2, regs_d.pow2, bits, vbm, vb.n, tsm, tdm, leave);
-        conflicts = conflicts_bits(sw.segment, tsm, zero_s) + conflicts_bits(sw.segment, tdm, zero_d);
+        conflicts =
+            conflicts_bits(sw.segment, tsm, zero_s) + conflicts_bits(sw.segment, tdm, zero_d);
       } else {
         sw = swizzle_core(s.dim, regs_s, regs_d, bits, vb, tile_s, tile_d, leave);
         // bankConflicts (GenericSwizzling.cpp:243-261): 2^|segment ∩ tile| - 1 per side.
@@ -951,7 +953,9 @@ bool needs_smem(const Flat& src, const Flat& dst, const Solver& comp) {
 
 }  // namespace
 
-bool cvt_needs_smem(const Flat& src, const Flat& dst) { return needs_smem(src, dst, Solver(dst, src)); }
+bool cvt_needs_smem(const Flat& src, const Flat& dst) {
+  return needs_smem(src, dst, Solver(dst, src));
+}
 
 namespace {
 bool has_broadcast_regs(const Flat& f) {
@@ -963,8 +967,8 @@ bool has_broadcast_regs(const Flat& f) {
 
 namespace {
 
-std::int64_t scratch_elems(const Flat& s, const Flat& d, int bits, int cc, std::optional<Solver>&& solver,
-                           bool allow_bits = true) {
+std::int64_t scratch_elems(const Flat& s, const Flat& d, int bits, int cc,
+                           std::optional<Solver>&& solver, bool allow_bits = true) {
   // getSrcDstTiles (lib/Conversion/TritonGPUToLLVM/Utility.cpp:42-73) with NVIDIA's
   // TargetInfo (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TargetInfo.h:30-31): ldmatrix from
   // cc 75, stmatrix from cc 90; matrix tiles for elements of at most 32 bits, .trans for 16.

@@ -63,11 +63,11 @@ Flat blocked_layout(const Blocked& blk, const std::array<int, 2>& shape, int ran
 /// The accumulator's register layout: an NVIDIA MMA layout (v2 mma.sync, v3 wgmma) or, for
 /// tcgen05 (v5), the layout the accumulator is read back from tensor memory with.
 struct Accumulator {
-  int version = 2;                 ///< 2, 3 or 5
-  std::array<int, 2> warps{};      ///< log2 warpsPerCTA (v2, v3)
-  int instr_n = 8;                 ///< v3: the wgmma N (v2: 8)
-  int bm_log2 = 0, bn_log2 = 0;    ///< v5: the accumulator tile
-  int num_warps = 4;               ///< v5
+  int version = 2;               ///< 2, 3 or 5
+  std::array<int, 2> warps{};    ///< log2 warpsPerCTA (v2, v3)
+  int instr_n = 8;               ///< v3: the wgmma N (v2: 8)
+  int bm_log2 = 0, bn_log2 = 0;  ///< v5: the accumulator tile
+  int num_warps = 4;             ///< v5
 };
 /// The accumulator layout of a [2^shape0, 2^shape1] tensor.
 Flat accumulator_layout(const Accumulator& acc, const std::array<int, 2>& shape);

@@ -9,9 +9,15 @@ namespace tilefit::report {
 
 std::string archs_text() {
   using A = Table::Align;
-  Table t({{"ARCH", A::left, 7}, {"OPT-IN/BLOCK", A::right, 13, 1}, {"PER SM", A::right, 9, 1},
-           {"RESERVED", A::right, 9, 1}, {"DEFAULT", A::right, 9, 1}, {"CTAs/SM", A::right, 8, 1},
-           {"REGS/SM", A::right, 8, 1}, {"THR/SM", A::right, 8, 1}, {"EXAMPLES", A::left, 0, 2}});
+  Table t({{"ARCH", A::left, 7},
+           {"OPT-IN/BLOCK", A::right, 13, 1},
+           {"PER SM", A::right, 9, 1},
+           {"RESERVED", A::right, 9, 1},
+           {"DEFAULT", A::right, 9, 1},
+           {"CTAs/SM", A::right, 8, 1},
+           {"REGS/SM", A::right, 8, 1},
+           {"THR/SM", A::right, 8, 1},
+           {"EXAMPLES", A::left, 0, 2}});
   for (const model::ArchInfo& a : model::builtin_archs()) {
     const model::Limits& l = a.limits;
     t.add_row({model::arch_name(l.sm), std::to_string(l.optin_per_block), std::to_string(l.per_sm),
@@ -20,20 +26,22 @@ std::string archs_text() {
                std::to_string(l.threads_per_sm), std::string(a.examples)});
   }
   return t.render() +
-         "\nBytes. Sources: CCCL arch_traits.h and CUTLASS arch.h / library.py (see `--format json`);\n"
+         "\nBytes. Sources: CCCL arch_traits.h and CUTLASS arch.h / library.py (see `--format "
+         "json`);\n"
          "a GPU's own answer (`tilefit device`) wins over this table.\n";
 }
 
 nlohmann::ordered_json archs_json() {
-  return listing_json(kSchemaVersion, "archs", model::builtin_archs(), [](const model::ArchInfo& a) {
-    nlohmann::ordered_json r;
-    r["arch"] = model::arch_name(a.limits.sm);
-    r["examples"] = std::string(a.examples);
-    r["sm"] = a.limits.sm;
-    add_limits(r, a.limits);
-    r["source"] = std::string(a.source);
-    return r;
-  });
+  return listing_json(kSchemaVersion, "archs", model::builtin_archs(),
+                      [](const model::ArchInfo& a) {
+                        nlohmann::ordered_json r;
+                        r["arch"] = model::arch_name(a.limits.sm);
+                        r["examples"] = std::string(a.examples);
+                        r["sm"] = a.limits.sm;
+                        add_limits(r, a.limits);
+                        r["source"] = std::string(a.source);
+                        return r;
+                      });
 }
 
 }  // namespace tilefit::report

@@ -13,11 +13,14 @@ using model::Component;
 
 std::string_view bar_glyph(Component c) {
   switch (c) {
-    case Component::A: return style::kBarOperands;
-    case Component::B: return style::kBarOperandB;
+    case Component::A:
+      return style::kBarOperands;
+    case Component::B:
+      return style::kBarOperandB;
     case Component::SFA:
     case Component::SFB:
-    case Component::ScaleBuffers: return style::kBarScales;
+    case Component::ScaleBuffers:
+      return style::kBarScales;
     case Component::EpilogueC:
     case Component::EpilogueD:
     case Component::EpilogueCD:
@@ -25,8 +28,10 @@ std::string_view bar_glyph(Component c) {
     case Component::ScaleRow:
     case Component::BiasRow:
     case Component::EpilogueBarriers:
-    case Component::LayoutConversion: return style::kBarEpilogue;
-    default: return style::kBarOther;
+    case Component::LayoutConversion:
+      return style::kBarEpilogue;
+    default:
+      return style::kBarOther;
   }
 }
 
@@ -55,15 +60,17 @@ std::string budget_bar(const model::Result& r) {
   }
   if (limit_at >= W) out += style::kBarLimit;
   out += fmt::format("  {} / {} B", smem, limit);
-  out += smem > limit ? fmt::format(", over by {} B", smem - limit) : fmt::format(", {} B spare", limit - smem);
+  out += smem > limit ? fmt::format(", over by {} B", smem - limit)
+                      : fmt::format(", {} B spare", limit - smem);
   return out;
 }
 
 std::string budget_bar_legend() {
-  return fmt::format("budget bars: {} A  {} B  {} scale factors  {} epilogue  {} barriers, scheduler, tensormaps, "
-                     "padding  {} spare  {} limit",
-                     style::kBarOperands, style::kBarOperandB, style::kBarScales, style::kBarEpilogue,
-                     style::kBarOther, style::kBarSpare, style::kBarLimit);
+  return fmt::format(
+      "budget bars: {} A  {} B  {} scale factors  {} epilogue  {} barriers, scheduler, tensormaps, "
+      "padding  {} spare  {} limit",
+      style::kBarOperands, style::kBarOperandB, style::kBarScales, style::kBarEpilogue,
+      style::kBarOther, style::kBarSpare, style::kBarLimit);
 }
 
 }  // namespace tilefit::report

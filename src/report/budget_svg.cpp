@@ -19,14 +19,15 @@ using model::Status;
 
 // Layout (px).
 constexpr double kMargin = 16;
-constexpr double kBarArea = 360;   ///< width of the longest bar (max of smem and limit)
+constexpr double kBarArea = 360;  ///< width of the longest bar (max of smem and limit)
 constexpr double kRowHeight = 26;
 constexpr double kBarHeight = 16;
 constexpr double kFont = 12;
 constexpr std::size_t kNameChars = 40;
 
 std::string stages_text(const BudgetRecord& r) {
-  return fmt::format("{} stage{}{}", r.stages, r.stages == 1 ? "" : "s", r.auto_stages ? " (auto)" : "");
+  return fmt::format("{} stage{}{}", r.stages, r.stages == 1 ? "" : "s",
+                     r.auto_stages ? " (auto)" : "");
 }
 
 /// A config without a size (it cannot be built): "INVALID", or "DOES NOT FIT" when no stage count
@@ -67,14 +68,15 @@ std::string bar_title(const BudgetRecord& r) {
   if (r.status == Status::Invalid && !r.note.empty()) t += "; invalid: " + r.note;
   t += " = ";
   for (std::size_t i = 0; i < r.parts.size(); ++i)
-    t += fmt::format("{}{} {}", i ? ", " : "", model::component_key(r.parts[i].first), r.parts[i].second);
+    t += fmt::format("{}{} {}", i ? ", " : "", model::component_key(r.parts[i].first),
+                     r.parts[i].second);
   return t;
 }
 
 /// A round step for the axis ticks: at most 8 ticks over `max_bytes`.
 Bytes tick_step(Bytes max_bytes) {
-  for (Bytes step : {Bytes{4096}, Bytes{8192}, Bytes{16384}, Bytes{32768}, Bytes{65536}, Bytes{131072},
-                     Bytes{262144}, Bytes{524288}, Bytes{1048576}})
+  for (Bytes step : {Bytes{4096}, Bytes{8192}, Bytes{16384}, Bytes{32768}, Bytes{65536},
+                     Bytes{131072}, Bytes{262144}, Bytes{524288}, Bytes{1048576}})
     if (max_bytes / step <= 8) return step;
   return std::max<Bytes>(1048576, max_bytes / 8);
 }
@@ -85,9 +87,12 @@ std::string kib(Bytes b) {
 
 void count(analysis::Tally& t, Status s) {
   ++t.configs;
-  if (s == Status::Fits) ++t.fits;
-  else if (s == Status::DoesNotFit) ++t.does_not_fit;
-  else ++t.invalid;
+  if (s == Status::Fits)
+    ++t.fits;
+  else if (s == Status::DoesNotFit)
+    ++t.does_not_fit;
+  else
+    ++t.invalid;
 }
 
 }  // namespace
@@ -100,7 +105,8 @@ BudgetRecord budget_record(const analysis::Entry& e) {
   b.tile = tile_text(e.config.m, e.config.n, e.config.k);
   if (r.breakdown)
     for (int c = 0; c < model::kComponentCount; ++c)
-      if (r.breakdown->parts[c] != 0) b.parts.emplace_back(static_cast<model::Component>(c), r.breakdown->parts[c]);
+      if (r.breakdown->parts[c] != 0)
+        b.parts.emplace_back(static_cast<model::Component>(c), r.breakdown->parts[c]);
   b.smem = r.smem_bytes;
   b.limit = r.limit_bytes;
   b.stages = r.stages;
@@ -128,20 +134,24 @@ void BudgetChart::add(BudgetRecord r) {
 std::string BudgetChart::render(std::size_t errors) const {
   svg::Writer w;
   // One architecture for every bar: say it once; otherwise each label names its own.
-  const bool one_arch = std::all_of(bars_.begin(), bars_.end(),
-                                    [&](const BudgetRecord& r) { return r.arch == bars_.front().arch; });
-  const bool one_limit = std::all_of(bars_.begin(), bars_.end(),
-                                     [&](const BudgetRecord& r) { return r.limit == bars_.front().limit; });
+  const bool one_arch = std::all_of(bars_.begin(), bars_.end(), [&](const BudgetRecord& r) {
+    return r.arch == bars_.front().arch;
+  });
+  const bool one_limit = std::all_of(bars_.begin(), bars_.end(), [&](const BudgetRecord& r) {
+    return r.limit == bars_.front().limit;
+  });
   auto label_of = [&](const BudgetRecord& r) {
     std::string s = svg::ellipsize(r.name, kNameChars);
     if (!one_arch) s += " (" + model::arch_name(r.arch) + ")";
     return s;
   };
   double label_w = 80;
-  for (const BudgetRecord& r : bars_) label_w = std::max(label_w, svg::text_width(label_of(r), kFont));
+  for (const BudgetRecord& r : bars_)
+    label_w = std::max(label_w, svg::text_width(label_of(r), kFont));
   label_w = std::min(label_w, 300.0);
   Bytes max_bytes = 1;
-  for (const BudgetRecord& r : bars_) max_bytes = std::max({max_bytes, r.limit, r.smem.value_or(0)});
+  for (const BudgetRecord& r : bars_)
+    max_bytes = std::max({max_bytes, r.limit, r.smem.value_or(0)});
   const double x0 = kMargin + label_w + 10;
   const double scale = kBarArea / static_cast<double>(max_bytes);
   const double text_x = x0 + kBarArea + 10;
@@ -153,8 +163,9 @@ std::string BudgetChart::render(std::size_t errors) const {
   std::string subtitle = summary_line(n);
   subtitle.pop_back();  // its '\n'
   if (!bars_.empty() && one_arch)
-    subtitle += fmt::format(" · {}{}", model::arch_name(bars_.front().arch),
-                            one_limit ? fmt::format(", opt-in limit {} B per block", bars_.front().limit) : "");
+    subtitle += fmt::format(
+        " · {}{}", model::arch_name(bars_.front().arch),
+        one_limit ? fmt::format(", opt-in limit {} B per block", bars_.front().limit) : "");
   w.text(kMargin, 26, "Shared memory per config", "font-size=\"16\" font-weight=\"bold\"");
   w.text(kMargin, 44, subtitle, fmt::format("fill=\"{}\"", style::kMutedText));
 
@@ -167,7 +178,8 @@ std::string BudgetChart::render(std::size_t errors) const {
   const Bytes step = tick_step(max_bytes);
   for (Bytes b = 0; b <= max_bytes; b += step) {
     w.line(X(b), rows_y - 4, X(b), rows_end - 6, style::kAxisLine, 1);
-    w.text(X(b), top, kib(b), fmt::format("font-size=\"10\" text-anchor=\"middle\" fill=\"{}\"", style::kMutedText));
+    w.text(X(b), top, kib(b),
+           fmt::format("font-size=\"10\" text-anchor=\"middle\" fill=\"{}\"", style::kMutedText));
   }
   if (one_limit && !bars_.empty())
     w.text(X(bars_.front().limit), top - 14, fmt::format("limit {} B", bars_.front().limit),
@@ -188,7 +200,8 @@ std::string BudgetChart::render(std::size_t errors) const {
              "font-size=\"11\"");
       w.end_group();
       w.text(text_x, by + 12, unbuilt_verdict(r),
-             fmt::format("fill=\"{}\" font-weight=\"bold\"", invalid ? style::kMutedText : style::kOverText));
+             fmt::format("fill=\"{}\" font-weight=\"bold\"",
+                         invalid ? style::kMutedText : style::kOverText));
       y += kRowHeight;
       continue;
     }
@@ -207,17 +220,19 @@ std::string BudgetChart::render(std::size_t errors) const {
     w.line(X(r.limit), by - 3, X(r.limit), by + kBarHeight + 3, style::kLimitLine, 2);
     // Beside the bar: the stage count built, the most that fit, the headroom.
     if (*r.smem > r.limit)
-      w.text(text_x, by + 12, side_text(r), fmt::format("fill=\"{}\" font-weight=\"bold\"", style::kOverText));
+      w.text(text_x, by + 12, side_text(r),
+             fmt::format("fill=\"{}\" font-weight=\"bold\"", style::kOverText));
     else
       w.text(text_x, by + 12, side_text(r));
     y += kRowHeight;
   }
   if (dropped_.configs) {
     w.text(kMargin, y + 17,
-           fmt::format("… {} more config{} not drawn (a picture holds at most {} bars): {} fit, {} do not fit, "
+           fmt::format("… {} more config{} not drawn (a picture holds at most {} bars): {} fit, {} "
+                       "do not fit, "
                        "{} invalid",
-                       dropped_.configs, dropped_.configs == 1 ? "" : "s", kMaxBudgetBars, dropped_.fits,
-                       dropped_.does_not_fit, dropped_.invalid),
+                       dropped_.configs, dropped_.configs == 1 ? "" : "s", kMaxBudgetBars,
+                       dropped_.fits, dropped_.does_not_fit, dropped_.invalid),
            fmt::format("fill=\"{}\"", style::kMutedText));
     y += kRowHeight;
   }
@@ -245,19 +260,20 @@ std::string BudgetChart::render(std::size_t errors) const {
   for (int c = 0; c < model::kComponentCount; ++c) {
     if (!present[static_cast<std::size_t>(c)]) continue;
     const auto comp = static_cast<model::Component>(c);
-    legend_item(12, std::string(model::component_key(comp)), [&](double x, double yy) {
-      w.rect(x, yy, 12, 12, style::component_fill(comp));
-    });
+    legend_item(12, std::string(model::component_key(comp)),
+                [&](double x, double yy) { w.rect(x, yy, 12, 12, style::component_fill(comp)); });
   }
   legend_item(10, "limit (opt-in bytes per block)", [&](double x, double yy) {
     w.line(x + 5, yy - 1, x + 5, yy + 13, style::kLimitLine, 2);
   });
   legend_item(16, "over the limit", [&](double x, double yy) {
-    w.rect(x, yy, 16, 12, "url(#nofit)", {}, fmt::format("stroke=\"{}\" stroke-width=\"1\"", style::kNoFitHatch));
+    w.rect(x, yy, 16, 12, "url(#nofit)", {},
+           fmt::format("stroke=\"{}\" stroke-width=\"1\"", style::kNoFitHatch));
   });
   const int width = static_cast<int>(right + kMargin);
   const int height = static_cast<int>(ly + 12 + kMargin);
-  return w.document(width, height, "tilefit check: shared memory per config", subtitle, style::defs());
+  return w.document(width, height, "tilefit check: shared memory per config", subtitle,
+                    style::defs());
 }
 
 std::string render_budget_svg(const analysis::CheckRun& run) {

@@ -29,7 +29,8 @@ void Spill::drain(Buffered& out) {
     std::size_t left = spilled_;
     while (left > 0) {
       const std::size_t n = std::fread(chunk, 1, std::min(sizeof chunk, left), file_);
-      if (n == 0) throw std::runtime_error("cannot read back the report's notes from a temporary file");
+      if (n == 0)
+        throw std::runtime_error("cannot read back the report's notes from a temporary file");
       out.buf().append(chunk, n);
       out.maybe_flush();
       left -= n;

@@ -47,7 +47,8 @@ std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
                        e.target.limits.optin_per_block, e.target.limits.per_sm,
                        e.target.limits.reserved_per_block);
     if (!r.kernel.empty())
-      out += fmt::format("    {}: {}\n", r.family.rfind("triton_", 0) == 0 ? "triton" : "cutlass", r.kernel);
+      out += fmt::format("    {}: {}\n", r.family.rfind("triton_", 0) == 0 ? "triton" : "cutlass",
+                         r.kernel);
   }
   for (const model::Diagnostic& d : r.diagnostics)
     out += fmt::format("    - {}{}\n", d.severity == model::Severity::warning ? "warning: " : "",
@@ -78,8 +79,11 @@ ordered_json target_head(const analysis::CheckRun& run) {
 }
 
 ordered_json summary_json(const analysis::Tally& n) {
-  return {{"configs", n.configs}, {"fits", n.fits}, {"does_not_fit", n.does_not_fit},
-          {"invalid", n.invalid}, {"errors", n.errors}};
+  return {{"configs", n.configs},
+          {"fits", n.fits},
+          {"does_not_fit", n.does_not_fit},
+          {"invalid", n.invalid},
+          {"errors", n.errors}};
 }
 
 std::vector<Table::Column> table_columns(bool markdown) {
@@ -119,7 +123,10 @@ class AlignedRows {
 class TableWriter final : public CheckWriter {
  public:
   TableWriter(bool breakdown, bool bars, Emit emit)
-      : breakdown_(breakdown), bars_(breakdown && bars), out_(std::move(emit)), rows_(table_columns(false)) {}
+      : breakdown_(breakdown),
+        bars_(breakdown && bars),
+        out_(std::move(emit)),
+        rows_(table_columns(false)) {}
   void entry(analysis::Entry&& e) override {
     any_ = true;
     rows_.add(result_cells(e, kTableKeys), under_row(e, breakdown_, bars_), out_);
@@ -187,7 +194,11 @@ class CsvWriter final : public CheckWriter {
 class MatrixWriter final : public CheckWriter {
  public:
   MatrixWriter(bool markdown, const analysis::CheckRun& head, Emit emit)
-      : markdown_(markdown), archs_(head.archs), out_(std::move(emit)), rows_(columns()), md_(columns()) {}
+      : markdown_(markdown),
+        archs_(head.archs),
+        out_(std::move(emit)),
+        rows_(columns()),
+        md_(columns()) {}
 
   void entry(analysis::Entry&& e) override {
     if (!row_.empty() && (e.file != file_ || e.index != index_)) end_row();
@@ -203,8 +214,10 @@ class MatrixWriter final : public CheckWriter {
     if (r.status == Status::Fits) return;
     for (const model::Diagnostic& d : r.diagnostics)
       if (d.severity == model::Severity::error)
-        notes_.append(markdown_ ? fmt::format("- {} on {}: {}\n", markdown_code(r.name), model::arch_name(r.arch), message(d))
-                                : fmt::format("    {} on {}: {}\n", r.name, model::arch_name(r.arch), message(d)));
+        notes_.append(markdown_ ? fmt::format("- {} on {}: {}\n", markdown_code(r.name),
+                                              model::arch_name(r.arch), message(d))
+                                : fmt::format("    {} on {}: {}\n", r.name,
+                                              model::arch_name(r.arch), message(d)));
   }
   void problem(analysis::Problem&&) override {}
   void finish(const analysis::Tally& t) override {
@@ -252,8 +265,8 @@ class MatrixWriter final : public CheckWriter {
 class JsonWriter final : public CheckWriter {
  public:
   JsonWriter(const analysis::CheckRun& head, Emit emit) : out_(std::move(emit)) {
-    out_.buf() += fmt::format("{{\n  \"schema_version\": {},\n  \"tool\": \"tilefit\",\n  \"target\": ",
-                              kSchemaVersion);
+    out_.buf() += fmt::format(
+        "{{\n  \"schema_version\": {},\n  \"tool\": \"tilefit\",\n  \"target\": ", kSchemaVersion);
     append_pretty_json(out_.buf(), target_head(head), 2);
     out_.buf() += ",\n  \"results\": [";
   }
@@ -295,9 +308,11 @@ class SvgWriter final : public CheckWriter {
 };
 
 /// Feeds a whole run to a writer and returns the text.
-std::string render(Format format, bool breakdown, const analysis::CheckRun& run, bool bars = false) {
+std::string render(Format format, bool breakdown, const analysis::CheckRun& run,
+                   bool bars = false) {
   std::string text;
-  auto w = CheckWriter::make(format, breakdown, run, [&text](std::string_view s) { text += s; }, {}, bars);
+  auto w = CheckWriter::make(
+      format, breakdown, run, [&text](std::string_view s) { text += s; }, {}, bars);
   for (const analysis::Entry& e : run.entries) w->entry(analysis::Entry(e));
   for (const analysis::Problem& p : run.problems) w->problem(analysis::Problem(p));
   w->finish(analysis::tally(run));
@@ -306,14 +321,21 @@ std::string render(Format format, bool breakdown, const analysis::CheckRun& run,
 
 }  // namespace
 
-std::unique_ptr<CheckWriter> CheckWriter::make(Format format, bool breakdown, const analysis::CheckRun& head,
-                                               Emit emit, std::function<bool()> stopped, bool bars) {
+std::unique_ptr<CheckWriter> CheckWriter::make(Format format, bool breakdown,
+                                               const analysis::CheckRun& head, Emit emit,
+                                               std::function<bool()> stopped, bool bars) {
   std::unique_ptr<CheckWriter> w;
   const bool matrix = head.archs.size() > 1;
   switch (format) {
-    case Format::json: w = std::make_unique<JsonWriter>(head, std::move(emit)); break;
-    case Format::csv: w = std::make_unique<CsvWriter>(std::move(emit)); break;
-    case Format::svg: w = std::make_unique<SvgWriter>(std::move(emit)); break;
+    case Format::json:
+      w = std::make_unique<JsonWriter>(head, std::move(emit));
+      break;
+    case Format::csv:
+      w = std::make_unique<CsvWriter>(std::move(emit));
+      break;
+    case Format::svg:
+      w = std::make_unique<SvgWriter>(std::move(emit));
+      break;
     case Format::markdown:
       if (matrix)
         w = std::make_unique<MatrixWriter>(true, head, std::move(emit));
@@ -335,7 +357,9 @@ std::string render_table(const analysis::CheckRun& run, bool breakdown, bool bar
   return render(Format::table, breakdown, run, bars);
 }
 
-std::string render_markdown(const analysis::CheckRun& run) { return render(Format::markdown, false, run); }
+std::string render_markdown(const analysis::CheckRun& run) {
+  return render(Format::markdown, false, run);
+}
 
 std::string render_csv(const analysis::CheckRun& run) { return render(Format::csv, false, run); }
 

@@ -59,7 +59,8 @@ struct JsonFns {
 /// JsonFns from one captureless generic lambda `[](auto& o, const Row& r) { ... }`.
 template <class Row, class F>
 constexpr JsonFns<Row> json_fns(F) {
-  return {[](emit::JsonText& o, const Row& r) { F{}(o, r); }, [](emit::JsonTree& o, const Row& r) { F{}(o, r); }};
+  return {[](emit::JsonText& o, const Row& r) { F{}(o, r); },
+          [](emit::JsonTree& o, const Row& r) { F{}(o, r); }};
 }
 
 /// What the CSV writer hands a column: the row, and the config's JSON when the row has one
@@ -74,21 +75,23 @@ struct CsvCell {
 
 template <class Row>
 struct Column {
-  std::string_view key = {};             ///< the JSON key (and the column's name in the format lists)
-  std::string_view deprecated_key = {};  ///< the key it replaces, written too until the next schema version
+  std::string_view key = {};  ///< the JSON key (and the column's name in the format lists)
+  std::string_view deprecated_key =
+      {};  ///< the key it replaces, written too until the next schema version
   ColumnType type = ColumnType::text;
   Unit unit = Unit::none;
-  bool nullable = false;            ///< JSON null when the row has no value
-  std::string_view description = {};     ///< the schema's description
-  JsonFns<Row> json = {};                ///< empty: not in the JSON
-  bool (*shown)(const Row&) = nullptr;  ///< JSON: written only for the rows it is true of (null: always)
+  bool nullable = false;              ///< JSON null when the row has no value
+  std::string_view description = {};  ///< the schema's description
+  JsonFns<Row> json = {};             ///< empty: not in the JSON
+  bool (*shown)(const Row&) =
+      nullptr;  ///< JSON: written only for the rows it is true of (null: always)
   // Table and Markdown:
-  std::string_view head = {};            ///< the text table's head
-  std::string_view md_head = {};         ///< the Markdown head
+  std::string_view head = {};     ///< the text table's head
+  std::string_view md_head = {};  ///< the Markdown head
   Table::Align align = Table::Align::left;
   std::string (*cell)(const Row&) = nullptr;  ///< the cell text; null: not in the tables
   // CSV:
-  std::string_view csv = {};             ///< the CSV head
+  std::string_view csv = {};                   ///< the CSV head
   void (*csv_field)(CsvCell<Row>&) = nullptr;  ///< appends the field; null: not in the CSV
 };
 
@@ -107,8 +110,10 @@ void write_members(Out& o, std::span<const Column<Row>> set, const Row& row) {
   for (const Column<Row>& c : set) {
     if (!c.json || (c.shown && !c.shown(row))) continue;
     auto write = [&] {
-      if constexpr (std::is_same_v<Out, emit::JsonText>) c.json.text(o, row);
-      else c.json.tree(o, row);
+      if constexpr (std::is_same_v<Out, emit::JsonText>)
+        c.json.text(o, row);
+      else
+        c.json.tree(o, row);
     };
     if (!c.deprecated_key.empty()) {
       o.key(c.deprecated_key);
@@ -121,8 +126,8 @@ void write_members(Out& o, std::span<const Column<Row>> set, const Row& row) {
 
 /// The Table columns (heads, alignment) of `keys`, each a column of `set` with a cell.
 template <class Row>
-std::vector<Table::Column> table_columns(std::span<const Column<Row>> set, std::span<const std::string_view> keys,
-                                         bool markdown) {
+std::vector<Table::Column> table_columns(std::span<const Column<Row>> set,
+                                         std::span<const std::string_view> keys, bool markdown) {
   std::vector<Table::Column> out;
   out.reserve(keys.size());
   for (const std::string_view k : keys) {

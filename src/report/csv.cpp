@@ -24,7 +24,8 @@ void append_csv_row(std::string& out, const analysis::Entry& e) {
   append_csv_row(out, e, io::config_json_csv(e.config), /*quoted=*/true);
 }
 
-void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config, bool quoted) {
+void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config,
+                    bool quoted) {
   // The columns, looked up once.
   static const std::vector<const ResultColumn*> columns = [] {
     std::vector<const ResultColumn*> cols;

@@ -56,8 +56,9 @@ ordered_json device_json(const DeviceInfo& dev) {
 }
 
 ordered_json device_error_json(const device::DeviceError& err) {
-  return ordered_json{{"cuda_error", err.cuda_error.empty() ? ordered_json(nullptr) : ordered_json(err.cuda_error)},
-                      {"message", err.message}};
+  return ordered_json{
+      {"cuda_error", err.cuda_error.empty() ? ordered_json(nullptr) : ordered_json(err.cuda_error)},
+      {"message", err.message}};
 }
 
 ordered_json devices_json(const std::vector<DeviceInfo>& devs) {
@@ -82,14 +83,20 @@ std::string devices_text(const std::vector<DeviceInfo>& devs) {
     return fmt::format("{} ({})", device::compute_capability(d), model::arch_name(d.limits.sm));
   });
   row("SMs", [](const DeviceInfo& d) { return std::to_string(d.sm_count); });
-  row("smem opt-in per block", [&](const DeviceInfo& d) { return bytes(d.limits.optin_per_block); });
+  row("smem opt-in per block",
+      [&](const DeviceInfo& d) { return bytes(d.limits.optin_per_block); });
   row("smem per SM", [&](const DeviceInfo& d) { return bytes(d.limits.per_sm); });
-  row("smem reserved per block", [&](const DeviceInfo& d) { return bytes(d.limits.reserved_per_block); });
-  row("smem default per block", [&](const DeviceInfo& d) { return bytes(d.limits.default_per_block); });
-  row("max CTAs per SM", [](const DeviceInfo& d) { return std::to_string(d.limits.max_ctas_per_sm); });
+  row("smem reserved per block",
+      [&](const DeviceInfo& d) { return bytes(d.limits.reserved_per_block); });
+  row("smem default per block",
+      [&](const DeviceInfo& d) { return bytes(d.limits.default_per_block); });
+  row("max CTAs per SM",
+      [](const DeviceInfo& d) { return std::to_string(d.limits.max_ctas_per_sm); });
   row("registers per SM", [](const DeviceInfo& d) { return std::to_string(d.limits.regs_per_sm); });
-  row("threads per SM", [](const DeviceInfo& d) { return std::to_string(d.limits.threads_per_sm); });
-  row("PCI bus id", [](const DeviceInfo& d) { return d.pci_bus_id.empty() ? std::string("-") : d.pci_bus_id; });
+  row("threads per SM",
+      [](const DeviceInfo& d) { return std::to_string(d.limits.threads_per_sm); });
+  row("PCI bus id",
+      [](const DeviceInfo& d) { return d.pci_bus_id.empty() ? std::string("-") : d.pci_bus_id; });
   row("driver", [](const DeviceInfo& d) { return version_text(d.driver_version); });
   row("runtime", [](const DeviceInfo& d) { return version_text(d.runtime_version); });
   row("built-in table", [](const DeviceInfo& d) {
@@ -101,8 +108,9 @@ std::string devices_text(const std::vector<DeviceInfo>& devs) {
   for (const DeviceInfo& d : devs) {
     const auto diff = device::table_differences(d);
     if (diff.empty()) continue;
-    out += fmt::format("\nGPU {} ({}) differs from the built-in table; the device's values are used:\n",
-                       d.index, d.name);
+    out += fmt::format(
+        "\nGPU {} ({}) differs from the built-in table; the device's values are used:\n", d.index,
+        d.name);
     for (const std::string& s : diff) out += "  " + s + "\n";
   }
   return out;
@@ -117,31 +125,35 @@ int ProbeReport::disagreements() const {
 }
 
 int ProbeReport::probed() const {
-  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const ProbeRow& r) { return r.launch.has_value(); }));
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(),
+                                        [](const ProbeRow& r) { return r.launch.has_value(); }));
 }
 
 std::string probe_text(const ProbeReport& rep) {
   const DeviceInfo& d = rep.device;
   const model::Limits& l = d.limits;
-  std::string out = fmt::format("GPU {}: {} ({}, {} SMs), driver {}, runtime {}\n", d.index, d.name,
-                                model::arch_name(l.sm), d.sm_count,
-                                device::cuda_version_string(d.driver_version),
-                                device::cuda_version_string(d.runtime_version));
+  std::string out =
+      fmt::format("GPU {}: {} ({}, {} SMs), driver {}, runtime {}\n", d.index, d.name,
+                  model::arch_name(l.sm), d.sm_count, device::cuda_version_string(d.driver_version),
+                  device::cuda_version_string(d.runtime_version));
   out += fmt::format(
       "limits from the device: {} B opt-in per block, {} B per SM, {} B reserved per block, "
       "max {} CTAs per SM; probe block {} threads\n",
-      l.optin_per_block, l.per_sm, l.reserved_per_block, l.max_ctas_per_sm, device::kProbeBlockThreads);
+      l.optin_per_block, l.per_sm, l.reserved_per_block, l.max_ctas_per_sm,
+      device::kProbeBlockThreads);
 
   if (!rep.rows.empty()) {
     std::vector<std::vector<std::string>> rows;
-    rows.push_back({"config", "where", "arch", "model status", "smem B", "model verdict", "driver verdict",
-                    "CTAs/SM model", "CTAs/SM occupancy", "agree"});
+    rows.push_back({"config", "where", "arch", "model status", "smem B", "model verdict",
+                    "driver verdict", "CTAs/SM model", "CTAs/SM occupancy", "agree"});
     for (const ProbeRow& r : rep.rows) {
       std::vector<std::string> cells{r.name, fmt::format("{}#{}", r.file, r.index),
-                                     model::arch_name(r.arch) + (r.arch_from_device ? "*" : "") + (r.what_if ? " (what-if)" : ""),
+                                     model::arch_name(r.arch) + (r.arch_from_device ? "*" : "") +
+                                         (r.what_if ? " (what-if)" : ""),
                                      std::string(model::status_name(r.result.status))};
       if (!r.launch) {
-        cells.insert(cells.end(), {r.smem ? std::to_string(*r.smem) : "-", "-", "not probed", "-", "-", "-"});
+        cells.insert(cells.end(),
+                     {r.smem ? std::to_string(*r.smem) : "-", "-", "not probed", "-", "-", "-"});
       } else {
         cells.push_back(std::to_string(*r.smem));
         cells.push_back(r.model_fits ? "fits" : "does not fit");
@@ -160,32 +172,38 @@ std::string probe_text(const ProbeReport& rep) {
     }
     if (any_from_device) out += "(* the config gives no arch: the device's is used)\n";
     if (any_what_if)
-      out += fmt::format("(what-if: the config is for another architecture; its smem_bytes are probed on this {} "
-                         "against this GPU's limits)\n",
-                         model::arch_name(l.sm));
+      out += fmt::format(
+          "(what-if: the config is for another architecture; its smem_bytes are probed on this {} "
+          "against this GPU's limits)\n",
+          model::arch_name(l.sm));
     for (const ProbeRow& r : rep.rows) {
-      if (!r.skipped.empty()) out += fmt::format("not probed {}#{} '{}': {}\n", r.file, r.index, r.name, r.skipped);
-      for (const std::string& n : r.notes) out += fmt::format("note {}#{} '{}': {}\n", r.file, r.index, r.name, n);
+      if (!r.skipped.empty())
+        out += fmt::format("not probed {}#{} '{}': {}\n", r.file, r.index, r.name, r.skipped);
+      for (const std::string& n : r.notes)
+        out += fmt::format("note {}#{} '{}': {}\n", r.file, r.index, r.name, n);
     }
   }
 
   if (rep.boundary) {
     const device::Boundary& b = *rep.boundary;
     out += fmt::format(
-        "\nboundary: {} B launches, {} B is refused ({} at {}); device opt-in limit {} B: {} ({} launches)\n",
+        "\nboundary: {} B launches, {} B is refused ({} at {}); device opt-in limit {} B: {} ({} "
+        "launches)\n",
         b.largest_launched, b.first_refused, b.refusal_error, b.refused_by, l.optin_per_block,
         rep.boundary_disagreements.empty() ? "agrees" : "DOES NOT AGREE", b.launches);
   }
   for (const ProbeRow& r : rep.rows)
     for (const std::string& s : r.disagreements)
       out += fmt::format("DISAGREE {}#{} '{}': {}\n", r.file, r.index, r.name, s);
-  for (const std::string& s : rep.boundary_disagreements) out += fmt::format("DISAGREE boundary: {}\n", s);
+  for (const std::string& s : rep.boundary_disagreements)
+    out += fmt::format("DISAGREE boundary: {}\n", s);
 
   const int skipped = static_cast<int>(rep.rows.size()) - rep.probed();
-  out += fmt::format("\nsummary: {} config{} probed, {} not probed, {} input error{}, {} disagreement{}\n",
-                     rep.probed(), rep.probed() == 1 ? "" : "s", skipped, rep.input_errors.size(),
-                     rep.input_errors.size() == 1 ? "" : "s", rep.disagreements(),
-                     rep.disagreements() == 1 ? "" : "s");
+  out += fmt::format(
+      "\nsummary: {} config{} probed, {} not probed, {} input error{}, {} disagreement{}\n",
+      rep.probed(), rep.probed() == 1 ? "" : "s", skipped, rep.input_errors.size(),
+      rep.input_errors.size() == 1 ? "" : "s", rep.disagreements(),
+      rep.disagreements() == 1 ? "" : "s");
   return out;
 }
 
@@ -206,89 +224,172 @@ using Line = ProbeLine;
 
 /// The columns of `tilefit probe --format json`'s results (report/columns.hpp), in order.
 const Column<Line> kProbeColumns[] = {
-    {.key = "file", .description = "the file the config was read from",
+    {.key = "file",
+     .description = "the file the config was read from",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.file); })},
-    {.key = "index", .type = T::count, .description = "its position in that file",
+    {.key = "index",
+     .type = T::count,
+     .description = "its position in that file",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.index); })},
-    {.key = "name", .description = "the config's name",
+    {.key = "name",
+     .description = "the config's name",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.name); })},
-    {.key = "arch", .type = T::arch, .description = "the config's arch, or the device's when it gives none",
+    {.key = "arch",
+     .type = T::arch,
+     .description = "the config's arch, or the device's when it gives none",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(model::arch_name(l.row.arch)); })},
-    {.key = "arch_from_device", .type = T::boolean, .description = "true when the config gives no arch",
+    {.key = "arch_from_device",
+     .type = T::boolean,
+     .description = "true when the config gives no arch",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.arch_from_device); })},
-    {.key = "what_if", .type = T::boolean, .description = "true when the config is for another arch than the device's",
+    {.key = "what_if",
+     .type = T::boolean,
+     .description = "true when the config is for another arch than the device's",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.what_if); })},
-    {.key = "kernel", .description = "the kernel family that builds it (\"\" when none does)",
-     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(std::string(l.row.result.family)); })},
-    {.key = "status", .type = T::status, .description = "the model's verdict against the device's limits",
-     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(model::status_name(l.row.result.status)); })},
-    {.key = "stages", .type = T::integer, .description = "the pipeline stages the model built",
+    {.key = "kernel",
+     .description = "the kernel family that builds it (\"\" when none does)",
+     .json =
+         json_fns<Line>([](auto& o, const Line& l) { o.value(std::string(l.row.result.family)); })},
+    {.key = "status",
+     .type = T::status,
+     .description = "the model's verdict against the device's limits",
+     .json = json_fns<Line>(
+         [](auto& o, const Line& l) { o.value(model::status_name(l.row.result.status)); })},
+    {.key = "stages",
+     .type = T::integer,
+     .description = "the pipeline stages the model built",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.result.stages); })},
-    {.key = "smem_bytes", .type = T::count, .unit = Unit::bytes, .nullable = true, .description = "the size probed",
+    {.key = "smem_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .nullable = true,
+     .description = "the size probed",
      .json = json_fns<Line>([](auto& o, const Line& l) {
-       if (l.row.smem) o.value(*l.row.smem);
-       else o.null();
+       if (l.row.smem)
+         o.value(*l.row.smem);
+       else
+         o.null();
      })},
-    {.key = "limit_bytes", .type = T::count, .unit = Unit::bytes, .description = "the device's opt-in limit per block",
+    {.key = "limit_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .description = "the device's opt-in limit per block",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.limit_bytes); })},
-    {.key = "probed", .type = T::boolean, .description = "true when the driver was asked",
+    {.key = "probed",
+     .type = T::boolean,
+     .description = "true when the driver was asked",
      .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.launch.has_value()); })},
-    {.key = "model_fits", .type = T::boolean, .description = "smem_bytes <= limit_bytes",
-     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.model_fits); }), .shown = launched},
-    {.key = "driver_launched", .type = T::boolean, .description = "the driver's verdict",
-     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.launch->launched); }), .shown = launched},
-    {.key = "driver_error", .nullable = true, .description = "the CUDA error of the refusal",
+    {.key = "model_fits",
+     .type = T::boolean,
+     .description = "smem_bytes <= limit_bytes",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.model_fits); }),
+     .shown = launched},
+    {.key = "driver_launched",
+     .type = T::boolean,
+     .description = "the driver's verdict",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.launch->launched); }),
+     .shown = launched},
+    {.key = "driver_error",
+     .nullable = true,
+     .description = "the CUDA error of the refusal",
      .json = json_fns<Line>([](auto& o, const Line& l) {
-       if (l.row.launch->launched) o.null();
-       else o.value(l.row.launch->error);
+       if (l.row.launch->launched)
+         o.null();
+       else
+         o.value(l.row.launch->error);
      }),
      .shown = launched},
-    {.key = "driver_refused_by", .nullable = true, .description = "the call that refused it",
+    {.key = "driver_refused_by",
+     .nullable = true,
+     .description = "the call that refused it",
      .json = json_fns<Line>([](auto& o, const Line& l) {
-       if (l.row.launch->launched) o.null();
-       else o.value(l.row.launch->refused_by);
+       if (l.row.launch->launched)
+         o.null();
+       else
+         o.value(l.row.launch->refused_by);
      }),
      .shown = launched},
-    {.key = "model_ctas_per_sm", .type = T::count, .description = "the blocks an SM holds by the model",
-     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.model_ctas); }), .shown = launched},
-    {.key = "occupancy_ctas_per_sm", .type = T::count, .nullable = true,
+    {.key = "model_ctas_per_sm",
+     .type = T::count,
+     .description = "the blocks an SM holds by the model",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.model_ctas); }),
+     .shown = launched},
+    {.key = "occupancy_ctas_per_sm",
+     .type = T::count,
+     .nullable = true,
      .description = "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
      .json = json_fns<Line>([](auto& o, const Line& l) {
-       if (l.row.occupancy) o.value(*l.row.occupancy);
-       else o.null();
+       if (l.row.occupancy)
+         o.value(*l.row.occupancy);
+       else
+         o.null();
      }),
      .shown = launched},
-    {.key = "agree", .type = T::boolean, .description = "true when model and driver agree",
-     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.disagreements.empty()); }), .shown = launched},
-    {.key = "skipped", .description = "why it was not probed",
-     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.skipped); }), .shown = not_launched},
-    {.key = "disagreements", .type = T::texts, .description = "each disagreement of model and driver",
+    {.key = "agree",
+     .type = T::boolean,
+     .description = "true when model and driver agree",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.disagreements.empty()); }),
+     .shown = launched},
+    {.key = "skipped",
+     .description = "why it was not probed",
+     .json = json_fns<Line>([](auto& o, const Line& l) { o.value(l.row.skipped); }),
+     .shown = not_launched},
+    {.key = "disagreements",
+     .type = T::texts,
+     .description = "each disagreement of model and driver",
      .json = json_fns<Line>([](auto& o, const Line& l) { texts(o, l.row.disagreements); })},
-    {.key = "notes", .type = T::texts, .description = "anything else worth a line",
+    {.key = "notes",
+     .type = T::texts,
+     .description = "anything else worth a line",
      .json = json_fns<Line>([](auto& o, const Line& l) { texts(o, l.row.notes); })},
 };
 
 /// The columns of the probe's `boundary` (a report with one).
 const Column<ProbeReport> kBoundaryColumns[] = {
-    {.key = "largest_launched_bytes", .deprecated_key = "largest_launched", .type = T::count, .unit = Unit::bytes,
+    {.key = "largest_launched_bytes",
+     .deprecated_key = "largest_launched",
+     .type = T::count,
+     .unit = Unit::bytes,
      .description = "the largest dynamic shared memory that launched",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->largest_launched); })},
-    {.key = "first_refused_bytes", .deprecated_key = "first_refused", .type = T::count, .unit = Unit::bytes,
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { o.value(r.boundary->largest_launched); })},
+    {.key = "first_refused_bytes",
+     .deprecated_key = "first_refused",
+     .type = T::count,
+     .unit = Unit::bytes,
      .description = "the smallest that was refused",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->first_refused); })},
-    {.key = "refusal_error", .description = "the CUDA error at first_refused_bytes",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->refusal_error); })},
-    {.key = "refused_by", .description = "the call that refused it",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->refused_by); })},
-    {.key = "launches", .type = T::count, .description = "the probe launches the search took",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary->launches); })},
-    {.key = "optin_per_block_bytes", .deprecated_key = "optin_per_block", .type = T::count, .unit = Unit::bytes,
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { o.value(r.boundary->first_refused); })},
+    {.key = "refusal_error",
+     .description = "the CUDA error at first_refused_bytes",
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { o.value(r.boundary->refusal_error); })},
+    {.key = "refused_by",
+     .description = "the call that refused it",
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { o.value(r.boundary->refused_by); })},
+    {.key = "launches",
+     .type = T::count,
+     .description = "the probe launches the search took",
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { o.value(r.boundary->launches); })},
+    {.key = "optin_per_block_bytes",
+     .deprecated_key = "optin_per_block",
+     .type = T::count,
+     .unit = Unit::bytes,
      .description = "the device's opt-in limit per block",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.device.limits.optin_per_block); })},
-    {.key = "agrees", .type = T::boolean, .description = "true when the boundary is the opt-in limit",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { o.value(r.boundary_disagreements.empty()); })},
-    {.key = "disagreements", .type = T::texts, .description = "each disagreement",
-     .json = json_fns<ProbeReport>([](auto& o, const ProbeReport& r) { texts(o, r.boundary_disagreements); })},
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { o.value(r.device.limits.optin_per_block); })},
+    {.key = "agrees",
+     .type = T::boolean,
+     .description = "true when the boundary is the opt-in limit",
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { o.value(r.boundary_disagreements.empty()); })},
+    {.key = "disagreements",
+     .type = T::texts,
+     .description = "each disagreement",
+     .json = json_fns<ProbeReport>(
+         [](auto& o, const ProbeReport& r) { texts(o, r.boundary_disagreements); })},
 };
 
 }  // namespace

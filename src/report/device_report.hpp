@@ -50,21 +50,21 @@ std::string devices_text(const std::vector<device::DeviceInfo>& devs);
 /// One config, probed.
 struct ProbeRow {
   std::string file;
-  int index = 0;                  ///< position of the config in its file
+  int index = 0;  ///< position of the config in its file
   std::string name;
-  int arch = 0;                   ///< the config's arch, or the device's when it had none
-  bool arch_from_device = false;  ///< the config gave no arch
-  bool what_if = false;           ///< the config is for another arch than the device's: its
-                                  ///< smem_bytes are probed on this device as a what-if
-  model::Result result;           ///< model::evaluate against the device's limits
-  std::optional<model::Bytes> smem;           ///< the size probed (result.smem_bytes)
-  bool model_fits = false;                    ///< smem <= device opt-in limit
-  std::optional<device::ProbeOutcome> launch; ///< the driver's verdict
-  int model_ctas = 0;                         ///< model::ctas_per_sm(smem, device limits)
-  std::optional<int> occupancy;               ///< cudaOccupancyMaxActiveBlocksPerMultiprocessor
-  std::vector<std::string> disagreements;     ///< empty when model and driver agree
-  std::string skipped;                        ///< why it was not probed (no smem_bytes)
-  std::vector<std::string> notes;             ///< anything else worth a line
+  int arch = 0;                      ///< the config's arch, or the device's when it had none
+  bool arch_from_device = false;     ///< the config gave no arch
+  bool what_if = false;              ///< the config is for another arch than the device's: its
+                                     ///< smem_bytes are probed on this device as a what-if
+  model::Result result;              ///< model::evaluate against the device's limits
+  std::optional<model::Bytes> smem;  ///< the size probed (result.smem_bytes)
+  bool model_fits = false;           ///< smem <= device opt-in limit
+  std::optional<device::ProbeOutcome> launch;  ///< the driver's verdict
+  int model_ctas = 0;                          ///< model::ctas_per_sm(smem, device limits)
+  std::optional<int> occupancy;                ///< cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  std::vector<std::string> disagreements;      ///< empty when model and driver agree
+  std::string skipped;                         ///< why it was not probed (no smem_bytes)
+  std::vector<std::string> notes;              ///< anything else worth a line
 };
 
 struct ProbeReport {

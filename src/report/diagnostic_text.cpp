@@ -19,7 +19,8 @@ using model::ValueKind;
 void append_field(std::string& out, std::string_view field, const Diagnostic& d) {
   const std::size_t colon = field.find(':');
   const std::string_view key = field.substr(0, colon);
-  const std::string_view format = colon == std::string_view::npos ? std::string_view() : field.substr(colon + 1);
+  const std::string_view format =
+      colon == std::string_view::npos ? std::string_view() : field.substr(colon + 1);
   const DiagValue* v = d.find(key);
   if (format == "stages") {
     out += v ? spell_stages(v->param, v->number) : "?";
@@ -33,9 +34,12 @@ void append_field(std::string& out, std::string_view field, const Diagnostic& d)
 
 std::string spell_stages(model::StageParam param, long long stages) {
   switch (param) {
-    case model::StageParam::CutlassStageCount: return "StageCount<" + std::to_string(stages) + ">";
-    case model::StageParam::CutlassKStages: return "kStages = " + std::to_string(stages);
-    case model::StageParam::TritonNumStages: return "num_stages " + std::to_string(stages);
+    case model::StageParam::CutlassStageCount:
+      return "StageCount<" + std::to_string(stages) + ">";
+    case model::StageParam::CutlassKStages:
+      return "kStages = " + std::to_string(stages);
+    case model::StageParam::TritonNumStages:
+      return "num_stages " + std::to_string(stages);
   }
   return std::to_string(stages);
 }
@@ -45,15 +49,22 @@ std::string value_text(const DiagValue& v) {
     case ValueKind::integer:
     case ValueKind::bytes:
     case ValueKind::stages:
-    case ValueKind::flag: return std::to_string(v.number);
-    case ValueKind::arch: return model::arch_name(static_cast<int>(v.number));
-    case ValueKind::dtype: return std::string(model::dtype_name(static_cast<model::DType>(v.number)));
-    case ValueKind::operand: return model::operand_name(model::unpack_operand(v.number));
-    case ValueKind::schedule: return std::string(model::schedule_name(static_cast<model::Schedule>(v.number)));
+    case ValueKind::flag:
+      return std::to_string(v.number);
+    case ValueKind::arch:
+      return model::arch_name(static_cast<int>(v.number));
+    case ValueKind::dtype:
+      return std::string(model::dtype_name(static_cast<model::DType>(v.number)));
+    case ValueKind::operand:
+      return model::operand_name(model::unpack_operand(v.number));
+    case ValueKind::schedule:
+      return std::string(model::schedule_name(static_cast<model::Schedule>(v.number)));
     case ValueKind::epilogue:
       return std::string(model::epilogue_name(static_cast<model::EpilogueVariant>(v.number)));
-    case ValueKind::mma: return std::string(model::mma_name(static_cast<model::Mma>(v.number)));
-    case ValueKind::name: return v.text;
+    case ValueKind::mma:
+      return std::string(model::mma_name(static_cast<model::Mma>(v.number)));
+    case ValueKind::name:
+      return v.text;
   }
   return "?";
 }

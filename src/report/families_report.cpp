@@ -23,17 +23,19 @@ std::string families_text() {
 }
 
 nlohmann::ordered_json families_json() {
-  return listing_json(kFamiliesSchemaVersion, "families", model::family_table(), [](const model::FamilyRow& r) {
-    nlohmann::ordered_json f;
-    f["name"] = std::string(r.family->name());
-    f["kind"] = std::string(model::kind_name(r.kind));
-    f["description"] = std::string(r.family->description());
-    nlohmann::ordered_json archs = nlohmann::ordered_json::array();
-    for (int sm : model::family_archs(*r.family)) archs.push_back(model::arch_name(sm));
-    f["archs"] = std::move(archs);
-    f["mirrors"] = std::string(r.mirrors);
-    return f;
-  });
+  return listing_json(kFamiliesSchemaVersion, "families", model::family_table(),
+                      [](const model::FamilyRow& r) {
+                        nlohmann::ordered_json f;
+                        f["name"] = std::string(r.family->name());
+                        f["kind"] = std::string(model::kind_name(r.kind));
+                        f["description"] = std::string(r.family->description());
+                        nlohmann::ordered_json archs = nlohmann::ordered_json::array();
+                        for (int sm : model::family_archs(*r.family))
+                          archs.push_back(model::arch_name(sm));
+                        f["archs"] = std::move(archs);
+                        f["mirrors"] = std::string(r.mirrors);
+                        return f;
+                      });
 }
 
 }  // namespace tilefit::report

@@ -52,9 +52,15 @@ ordered_json diagnostic_json(const model::Diagnostic& d) {
         if (!key.ends_with("_bytes") && !has_value(d, key + "_bytes")) j[key + "_bytes"] = v.number;
         break;
       case model::ValueKind::integer:
-      case model::ValueKind::stages: j[key] = v.number; break;
-      case model::ValueKind::flag: j[key] = v.number != 0; break;
-      default: j[key] = value_text(v); break;
+      case model::ValueKind::stages:
+        j[key] = v.number;
+        break;
+      case model::ValueKind::flag:
+        j[key] = v.number != 0;
+        break;
+      default:
+        j[key] = value_text(v);
+        break;
     }
   }
   return j;

@@ -61,7 +61,8 @@ class JsonTree {
 /// strict serializer, as dump() writes them).
 class JsonText {
  public:
-  JsonText(std::string& out, unsigned indent, bool pretty = true) : out_(out), indent_(indent), pretty_(pretty) {}
+  JsonText(std::string& out, unsigned indent, bool pretty = true)
+      : out_(out), indent_(indent), pretty_(pretty) {}
   void begin_object() { open('{'); }
   void begin_array() { open('['); }
   void end() {
@@ -130,12 +131,15 @@ class JsonText {
     out_.append(indent_ + 2 * levels_.size(), ' ');
   }
   void string(std::string_view s) {
-    if (pretty_ || plain_ascii(s)) append_json_string(out_, s);
-    else out_ += nlohmann::ordered_json(std::string(s)).dump();
+    if (pretty_ || plain_ascii(s))
+      append_json_string(out_, s);
+    else
+      out_ += nlohmann::ordered_json(std::string(s)).dump();
   }
   static bool plain_ascii(std::string_view s) {
     for (const char c : s)
-      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) return false;
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F)
+        return false;
     return true;
   }
   void before_value() {
@@ -147,8 +151,10 @@ class JsonText {
   }
   void scalar(const nlohmann::ordered_json& j) {
     before_value();
-    if (pretty_) append_pretty_json(out_, j, indent_ + 2 * static_cast<unsigned>(levels_.size()));
-    else out_ += j.dump();
+    if (pretty_)
+      append_pretty_json(out_, j, indent_ + 2 * static_cast<unsigned>(levels_.size()));
+    else
+      out_ += j.dump();
   }
   template <class Int>
   void integer(Int v) {

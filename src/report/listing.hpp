@@ -14,7 +14,8 @@ namespace tilefit::report {
 
 /// {"schema_version": version, key: [row_json(r) for r in rows]}.
 template <class Rows, class RowJson>
-nlohmann::ordered_json listing_json(int version, std::string_view key, const Rows& rows, RowJson row_json) {
+nlohmann::ordered_json listing_json(int version, std::string_view key, const Rows& rows,
+                                    RowJson row_json) {
   nlohmann::ordered_json j;
   j["schema_version"] = version;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();

@@ -11,8 +11,9 @@ namespace {
 
 /// nlohmann's serializer for the cases written the slow way (escapes, non-ASCII, floats).
 void append_nlohmann(std::string& out, const ordered_json& j, unsigned indent) {
-  nlohmann::detail::serializer<ordered_json> s(nlohmann::detail::output_adapter<char, std::string>(out), ' ',
-                                               ordered_json::error_handler_t::replace);
+  nlohmann::detail::serializer<ordered_json> s(
+      nlohmann::detail::output_adapter<char, std::string>(out), ' ',
+      ordered_json::error_handler_t::replace);
   s.dump(j, true, false, 2, indent);
 }
 
@@ -89,18 +90,32 @@ void append_value(std::string& out, const ordered_json& j, unsigned indent) {
       out += ']';
       return;
     }
-    case ordered_json::value_t::string: append_string(out, j.get_ref<const std::string&>()); return;
-    case ordered_json::value_t::boolean: out += j.get<bool>() ? "true" : "false"; return;
-    case ordered_json::value_t::null: out += "null"; return;
-    case ordered_json::value_t::number_integer: append_int(out, j.get<std::int64_t>()); return;
-    case ordered_json::value_t::number_unsigned: append_int(out, j.get<std::uint64_t>()); return;
-    default: append_nlohmann(out, j, indent); return;  // floats, binary, discarded
+    case ordered_json::value_t::string:
+      append_string(out, j.get_ref<const std::string&>());
+      return;
+    case ordered_json::value_t::boolean:
+      out += j.get<bool>() ? "true" : "false";
+      return;
+    case ordered_json::value_t::null:
+      out += "null";
+      return;
+    case ordered_json::value_t::number_integer:
+      append_int(out, j.get<std::int64_t>());
+      return;
+    case ordered_json::value_t::number_unsigned:
+      append_int(out, j.get<std::uint64_t>());
+      return;
+    default:
+      append_nlohmann(out, j, indent);
+      return;  // floats, binary, discarded
   }
 }
 
 }  // namespace
 
-void append_pretty_json(std::string& out, const ordered_json& j, unsigned indent) { append_value(out, j, indent); }
+void append_pretty_json(std::string& out, const ordered_json& j, unsigned indent) {
+  append_value(out, j, indent);
+}
 
 void append_json_string(std::string& out, std::string_view s) { append_string(out, s); }
 

@@ -32,8 +32,10 @@ void opt_num(std::string& out, const std::optional<model::Bytes>& v) {
 
 template <class Out, class V>
 void opt_value(Out& o, const std::optional<V>& v) {
-  if (v) o.value(*v);
-  else o.null();
+  if (v)
+    o.value(*v);
+  else
+    o.null();
 }
 
 std::string stages_cell(const model::Result& r) {
@@ -43,139 +45,254 @@ std::string stages_cell(const model::Result& r) {
 }
 
 const ResultColumn kResultColumns[] = {
-    {.key = "name", .description = "the config's name",
+    {.key = "name",
+     .description = "the config's name",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.name); }),
-     .head = "NAME", .md_head = "name", .cell = [](const Entry& e) { return e.result.name; },
-     .csv = "name", .csv_field = [](CsvCell<Entry>& c) { append_csv_field(c.out, csv_text(c.row.result.name)); }},
-    {.key = "file", .description = "the file it was read from",
+     .head = "NAME",
+     .md_head = "name",
+     .cell = [](const Entry& e) { return e.result.name; },
+     .csv = "name",
+     .csv_field = [](CsvCell<Entry>& c) { append_csv_field(c.out, csv_text(c.row.result.name)); }},
+    {.key = "file",
+     .description = "the file it was read from",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.file); }),
-     .csv = "file", .csv_field = [](CsvCell<Entry>& c) { append_csv_field(c.out, csv_text(c.row.file)); }},
-    {.key = "index", .type = T::count, .description = "its position in that file (from 0)",
+     .csv = "file",
+     .csv_field = [](CsvCell<Entry>& c) { append_csv_field(c.out, csv_text(c.row.file)); }},
+    {.key = "index",
+     .type = T::count,
+     .description = "its position in that file (from 0)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.index); }),
-     .csv = "index", .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.index); }},
-    {.key = "kernel", .nullable = true, .description = "the kernel family that builds it; null when none does",
+     .csv = "index",
+     .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.index); }},
+    {.key = "kernel",
+     .nullable = true,
+     .description = "the kernel family that builds it; null when none does",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
-       if (e.result.family.empty()) o.null();
-       else o.value(std::string_view(e.result.family));
+       if (e.result.family.empty())
+         o.null();
+       else
+         o.value(std::string_view(e.result.family));
      }),
-     .head = "KERNEL", .md_head = "kernel",
-     .cell = [](const Entry& e) { return e.result.family.empty() ? std::string("-") : std::string(e.result.family); },
-     .csv = "kernel", .csv_field = [](CsvCell<Entry>& c) { c.out += c.row.result.family; }},
-    {.key = "kernel_reason", .description = "why that family was chosen, or why none was (\"\" when the config names it)",
+     .head = "KERNEL",
+     .md_head = "kernel",
+     .cell =
+         [](const Entry& e) {
+           return e.result.family.empty() ? std::string("-") : std::string(e.result.family);
+         },
+     .csv = "kernel",
+     .csv_field = [](CsvCell<Entry>& c) { c.out += c.row.result.family; }},
+    {.key = "kernel_reason",
+     .description = "why that family was chosen, or why none was (\"\" when the config names it)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
        o.value(e.result.family_reason ? message(*e.result.family_reason) : std::string());
      })},
-    {.key = "cutlass_kernel", .description = "the CUTLASS or Triton kernel and epilogue the config maps to",
+    {.key = "cutlass_kernel",
+     .description = "the CUTLASS or Triton kernel and epilogue the config maps to",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.kernel); })},
-    {.key = "arch", .type = T::arch, .description = "the architecture it was checked for",
-     .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(model::arch_name(e.result.arch)); }),
-     .head = "ARCH", .md_head = "arch", .cell = [](const Entry& e) { return model::arch_name(e.result.arch); },
-     .csv = "arch", .csv_field = [](CsvCell<Entry>& c) { c.out += model::arch_name(c.row.result.arch); }},
-    {.key = "tile", .type = T::tile, .description = "the CTA tile [M, N, K]",
+    {.key = "arch",
+     .type = T::arch,
+     .description = "the architecture it was checked for",
+     .json =
+         json_fns<Entry>([](auto& o, const Entry& e) { o.value(model::arch_name(e.result.arch)); }),
+     .head = "ARCH",
+     .md_head = "arch",
+     .cell = [](const Entry& e) { return model::arch_name(e.result.arch); },
+     .csv = "arch",
+     .csv_field = [](CsvCell<Entry>& c) { c.out += model::arch_name(c.row.result.arch); }},
+    {.key = "tile",
+     .type = T::tile,
+     .description = "the CTA tile [M, N, K]",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
        o.begin_array();
        o.value(e.config.m), o.value(e.config.n), o.value(e.config.k);
        o.end();
      }),
-     .head = "TILE", .md_head = "tile", .cell = [](const Entry& e) { return tile_text(e.config.m, e.config.n, e.config.k); },
-     .csv = "tile", .csv_field = [](CsvCell<Entry>& c) {
-       num(c.out, c.row.config.m);
-       c.out += 'x';
-       num(c.out, c.row.config.n);
-       c.out += 'x';
-       num(c.out, c.row.config.k);
-     }},
-    {.key = "fits", .type = T::boolean, .description = "true when it fits at `stages`",
+     .head = "TILE",
+     .md_head = "tile",
+     .cell = [](const Entry& e) { return tile_text(e.config.m, e.config.n, e.config.k); },
+     .csv = "tile",
+     .csv_field =
+         [](CsvCell<Entry>& c) {
+           num(c.out, c.row.config.m);
+           c.out += 'x';
+           num(c.out, c.row.config.n);
+           c.out += 'x';
+           num(c.out, c.row.config.k);
+         }},
+    {.key = "fits",
+     .type = T::boolean,
+     .description = "true when it fits at `stages`",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.fits); })},
-    {.key = "status", .type = T::status, .description = "fits, does_not_fit or invalid",
-     .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(model::status_name(e.result.status)); }),
-     .head = "VERDICT", .md_head = "verdict", .cell = [](const Entry& e) { return verdict_text(e.result.status); },
-     .csv = "status", .csv_field = [](CsvCell<Entry>& c) { c.out += model::status_name(c.row.result.status); }},
-    {.key = "stages", .type = T::integer, .description = "the pipeline stages built (the builder's pick when auto)",
+    {.key = "status",
+     .type = T::status,
+     .description = "fits, does_not_fit or invalid",
+     .json = json_fns<Entry>(
+         [](auto& o, const Entry& e) { o.value(model::status_name(e.result.status)); }),
+     .head = "VERDICT",
+     .md_head = "verdict",
+     .cell = [](const Entry& e) { return verdict_text(e.result.status); },
+     .csv = "status",
+     .csv_field = [](CsvCell<Entry>& c) { c.out += model::status_name(c.row.result.status); }},
+    {.key = "stages",
+     .type = T::integer,
+     .description = "the pipeline stages built (the builder's pick when auto)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.stages); }),
-     .head = "STAGES", .md_head = "stages", .align = A::right, .cell = [](const Entry& e) { return stages_cell(e.result); },
-     .csv = "stages", .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.stages); }},
-    {.key = "auto_stages", .type = T::boolean, .description = "true when the stage count is the builder's pick",
+     .head = "STAGES",
+     .md_head = "stages",
+     .align = A::right,
+     .cell = [](const Entry& e) { return stages_cell(e.result); },
+     .csv = "stages",
+     .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.stages); }},
+    {.key = "auto_stages",
+     .type = T::boolean,
+     .description = "true when the stage count is the builder's pick",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.auto_stages); }),
-     .csv = "auto_stages", .csv_field = [](CsvCell<Entry>& c) { c.out += c.row.result.auto_stages ? "true" : "false"; }},
-    {.key = "max_stages", .type = T::count, .description = "the largest stage count that fits (0: none)",
+     .csv = "auto_stages",
+     .csv_field = [](CsvCell<Entry>& c) { c.out += c.row.result.auto_stages ? "true" : "false"; }},
+    {.key = "max_stages",
+     .type = T::count,
+     .description = "the largest stage count that fits (0: none)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.max_stages); }),
-     .head = "MAX", .md_head = "max", .align = A::right,
+     .head = "MAX",
+     .md_head = "max",
+     .align = A::right,
      .cell = [](const Entry& e) { return std::to_string(e.result.max_stages); },
-     .csv = "max_stages", .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.max_stages); }},
-    {.key = "max_stages_smem_bytes", .type = T::count, .unit = Unit::bytes, .nullable = true,
+     .csv = "max_stages",
+     .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.max_stages); }},
+    {.key = "max_stages_smem_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .nullable = true,
      .description = "the shared memory at max_stages",
-     .json = json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.max_stages_smem); }),
-     .csv = "max_stages_smem_bytes", .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.max_stages_smem); }},
-    {.key = "smem_bytes", .type = T::count, .unit = Unit::bytes, .nullable = true,
+     .json =
+         json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.max_stages_smem); }),
+     .csv = "max_stages_smem_bytes",
+     .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.max_stages_smem); }},
+    {.key = "smem_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .nullable = true,
      .description = "the dynamic shared memory the kernel requests at `stages`",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.smem_bytes); }),
-     .head = "SMEM / LIMIT (B)", .md_head = "smem / limit (B)", .align = A::right,
-     .cell = [](const Entry& e) {
-       const model::Result& r = e.result;
-       return r.smem_bytes ? fmt::format("{} / {}", *r.smem_bytes, r.limit_bytes) : fmt::format("- / {}", r.limit_bytes);
-     },
-     .csv = "smem_bytes", .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.smem_bytes); }},
-    {.key = "limit_bytes", .type = T::count, .unit = Unit::bytes,
+     .head = "SMEM / LIMIT (B)",
+     .md_head = "smem / limit (B)",
+     .align = A::right,
+     .cell =
+         [](const Entry& e) {
+           const model::Result& r = e.result;
+           return r.smem_bytes ? fmt::format("{} / {}", *r.smem_bytes, r.limit_bytes)
+                               : fmt::format("- / {}", r.limit_bytes);
+         },
+     .csv = "smem_bytes",
+     .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.smem_bytes); }},
+    {.key = "limit_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
      .description = "the shared memory a block may have on the target (its opt-in limit)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.limit_bytes); }),
-     .csv = "limit_bytes", .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.limit_bytes); }},
-    {.key = "headroom_bytes", .type = T::integer, .unit = Unit::bytes, .nullable = true,
+     .csv = "limit_bytes",
+     .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.limit_bytes); }},
+    {.key = "headroom_bytes",
+     .type = T::integer,
+     .unit = Unit::bytes,
+     .nullable = true,
      .description = "limit_bytes - smem_bytes (negative when over)",
-     .json = json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.headroom_bytes); }),
-     .head = "HEADROOM", .md_head = "headroom", .align = A::right,
-     .cell = [](const Entry& e) { return e.result.headroom_bytes ? std::to_string(*e.result.headroom_bytes) : "-"; },
-     .csv = "headroom_bytes", .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.headroom_bytes); }},
-    {.key = "ctas_per_sm", .type = T::count, .description = "the blocks of this kernel an SM holds at once by shared memory",
+     .json =
+         json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.headroom_bytes); }),
+     .head = "HEADROOM",
+     .md_head = "headroom",
+     .align = A::right,
+     .cell =
+         [](const Entry& e) {
+           return e.result.headroom_bytes ? std::to_string(*e.result.headroom_bytes) : "-";
+         },
+     .csv = "headroom_bytes",
+     .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.headroom_bytes); }},
+    {.key = "ctas_per_sm",
+     .type = T::count,
+     .description = "the blocks of this kernel an SM holds at once by shared memory",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.ctas_per_sm); }),
-     .head = "CTAs/SM", .md_head = "CTAs/SM", .align = A::right,
-     .cell = [](const Entry& e) { return e.result.fits ? std::to_string(e.result.ctas_per_sm) : "-"; },
-     .csv = "ctas_per_sm", .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.ctas_per_sm); }},
-    {.key = "breakdown", .type = T::breakdown, .unit = Unit::bytes,
+     .head = "CTAs/SM",
+     .md_head = "CTAs/SM",
+     .align = A::right,
+     .cell =
+         [](const Entry& e) { return e.result.fits ? std::to_string(e.result.ctas_per_sm) : "-"; },
+     .csv = "ctas_per_sm",
+     .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.ctas_per_sm); }},
+    {.key = "breakdown",
+     .type = T::breakdown,
+     .unit = Unit::bytes,
      .description = "the bytes of each non-zero component ({} when not computed)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
-       if (e.result.breakdown) emit::breakdown(o, *e.result.breakdown);
-       else o.begin_object(), o.end();
+       if (e.result.breakdown)
+         emit::breakdown(o, *e.result.breakdown);
+       else
+         o.begin_object(), o.end();
      })},
-    {.key = "epilogue_smem_bytes", .deprecated_key = "epilogue_smem", .type = T::count, .unit = Unit::bytes,
-     .nullable = true, .description = "sizeof(CollectiveEpilogue::SharedStorage)",
+    {.key = "epilogue_smem_bytes",
+     .deprecated_key = "epilogue_smem",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .nullable = true,
+     .description = "sizeof(CollectiveEpilogue::SharedStorage)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.epilogue_smem); }),
-     .csv = "epilogue_smem", .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.epilogue_smem); }},
-    {.key = "mainloop_smem_bytes", .deprecated_key = "mainloop_smem", .type = T::count, .unit = Unit::bytes,
-     .nullable = true, .description = "sizeof(CollectiveMainloop::SharedStorage)",
+     .csv = "epilogue_smem",
+     .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.epilogue_smem); }},
+    {.key = "mainloop_smem_bytes",
+     .deprecated_key = "mainloop_smem",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .nullable = true,
+     .description = "sizeof(CollectiveMainloop::SharedStorage)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.mainloop_smem); }),
-     .csv = "mainloop_smem", .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.mainloop_smem); }},
-    {.key = "target", .type = T::target, .description = "where the limits came from, and the limits",
+     .csv = "mainloop_smem",
+     .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.mainloop_smem); }},
+    {.key = "target",
+     .type = T::target,
+     .description = "where the limits came from, and the limits",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { emit::target(o, e.target); }),
-     .csv = "target", .csv_field = [](CsvCell<Entry>& c) {
-       if (c.row.target.source == analysis::Target::Source::device) {
-         c.out += "device ";
-         num(c.out, c.row.target.device);
-       } else {
-         c.out += "builtin";
-       }
-     }},
-    {.key = "notes", .type = T::texts, .description = "the diagnostics' sentences, in order",
+     .csv = "target",
+     .csv_field =
+         [](CsvCell<Entry>& c) {
+           if (c.row.target.source == analysis::Target::Source::device) {
+             c.out += "device ";
+             num(c.out, c.row.target.device);
+           } else {
+             c.out += "builtin";
+           }
+         }},
+    {.key = "notes",
+     .type = T::texts,
+     .description = "the diagnostics' sentences, in order",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
        o.begin_array();
        for (const model::Diagnostic& d : e.result.diagnostics) o.value(message(d));
        o.end();
      })},
-    {.key = "diagnostics", .type = T::diagnostics, .description = "the typed diagnostics",
+    {.key = "diagnostics",
+     .type = T::diagnostics,
+     .description = "the typed diagnostics",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
        o.begin_array();
        for (const model::Diagnostic& d : e.result.diagnostics) o.value(diagnostic_json(d));
        o.end();
      })},
-    {.key = "config", .description = "the config as evaluated (its JSON)",
-     .csv = "config", .csv_field = [](CsvCell<Entry>& c) {
-       if (c.quoted) c.out += c.config;
-       else append_csv_field(c.out, c.config);
-     }},
+    {.key = "config",
+     .description = "the config as evaluated (its JSON)",
+     .csv = "config",
+     .csv_field =
+         [](CsvCell<Entry>& c) {
+           if (c.quoted)
+             c.out += c.config;
+           else
+             append_csv_field(c.out, c.config);
+         }},
 };
 
 const Column<SweepRow> kSweepColumns[] = {
-    {.key = "alternatives", .type = T::object, .description = "the value each varying field of the space took",
+    {.key = "alternatives",
+     .type = T::object,
+     .description = "the value each varying field of the space took",
      .json = json_fns<SweepRow>([](auto& o, const SweepRow& s) {
        o.begin_object();
        for (std::size_t a = 0; a < s.space.axes().size(); ++a) {
@@ -184,10 +301,11 @@ const Column<SweepRow> kSweepColumns[] = {
        }
        o.end();
      })},
-    {.key = "config", .type = T::config, .description = "the concrete config of this candidate",
-     .json = json_fns<SweepRow>([](auto& o, const SweepRow& s) {
-       o.raw(io::config_json(s.entry.config));
-     })},
+    {.key = "config",
+     .type = T::config,
+     .description = "the concrete config of this candidate",
+     .json = json_fns<SweepRow>(
+         [](auto& o, const SweepRow& s) { o.raw(io::config_json(s.entry.config)); })},
 };
 
 }  // namespace

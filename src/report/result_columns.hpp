@@ -24,17 +24,33 @@ using ResultColumn = Column<analysis::Entry>;
 std::span<const ResultColumn> result_columns();
 
 /// The text table's and Markdown's columns of `tilefit check`, in order.
-inline constexpr std::string_view kTableKeys[] = {"name",  "kernel",      "arch",           "tile",
-                                                  "stages", "max_stages", "smem_bytes",     "headroom_bytes",
-                                                  "ctas_per_sm", "status"};
+inline constexpr std::string_view kTableKeys[] = {
+    "name",       "kernel",     "arch",           "tile",        "stages",
+    "max_stages", "smem_bytes", "headroom_bytes", "ctas_per_sm", "status"};
 /// The columns `tilefit sweep`'s table and Markdown show after the name and the varying fields.
-inline constexpr std::string_view kSweepTableKeys[] = {"arch", "kernel", "stages", "max_stages", "smem_bytes",
-                                                       "headroom_bytes", "ctas_per_sm", "status"};
+inline constexpr std::string_view kSweepTableKeys[] = {
+    "arch",       "kernel",         "stages",      "max_stages",
+    "smem_bytes", "headroom_bytes", "ctas_per_sm", "status"};
 /// The CSV's columns, in order (`config`: the config's JSON).
-inline constexpr std::string_view kCsvKeys[] = {
-    "name",       "file",           "index",       "arch",   "kernel",        "tile",          "stages",
-    "auto_stages", "max_stages",    "max_stages_smem_bytes", "smem_bytes",    "limit_bytes",   "headroom_bytes",
-    "ctas_per_sm", "status",        "epilogue_smem_bytes",   "mainloop_smem_bytes", "target",  "config"};
+inline constexpr std::string_view kCsvKeys[] = {"name",
+                                                "file",
+                                                "index",
+                                                "arch",
+                                                "kernel",
+                                                "tile",
+                                                "stages",
+                                                "auto_stages",
+                                                "max_stages",
+                                                "max_stages_smem_bytes",
+                                                "smem_bytes",
+                                                "limit_bytes",
+                                                "headroom_bytes",
+                                                "ctas_per_sm",
+                                                "status",
+                                                "epilogue_smem_bytes",
+                                                "mainloop_smem_bytes",
+                                                "target",
+                                                "config"};
 
 /// One candidate of a sweep: its entry, and the alternative it took in each varying field.
 struct SweepRow {
@@ -51,6 +67,7 @@ std::span<const Column<SweepRow>> sweep_columns();
 std::string matrix_cell(const model::Result& r);
 
 /// The table cells of `e` for the columns `keys` of result_columns().
-std::vector<std::string> result_cells(const analysis::Entry& e, std::span<const std::string_view> keys);
+std::vector<std::string> result_cells(const analysis::Entry& e,
+                                      std::span<const std::string_view> keys);
 
 }  // namespace tilefit::report

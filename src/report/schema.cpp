@@ -20,8 +20,8 @@
 namespace tilefit::report {
 namespace {
 
-using nlohmann::ordered_json;
 using io::FieldKind;
+using nlohmann::ordered_json;
 
 constexpr const char* kDraft = "https://json-schema.org/draft/2020-12/schema";
 
@@ -84,7 +84,9 @@ ordered_json arch_schema() {
   }
   const std::string prefix = "(?:" + any_case("compute_") + "|" + any_case("sm") + "_?)?";
   return {{"anyOf",
-           {{{"type", "string"}, {"pattern", "^" + prefix + "(?:" + alt + ")[aAfF]?$"}, {"examples", examples}},
+           {{{"type", "string"},
+             {"pattern", "^" + prefix + "(?:" + alt + ")[aAfF]?$"},
+             {"examples", examples}},
             {{"type", "integer"}, {"enum", numbers}}}},
           {"description", "an architecture of the built-in table"}};
 }
@@ -103,7 +105,8 @@ ordered_json object_of(std::span<const io::FieldSpec> fields, const char* requir
     p["description"] = io::field_meaning(f);
     props[std::string(f.name)] = std::move(p);
   }
-  ordered_json o = {{"type", "object"}, {"properties", std::move(props)}, {"additionalProperties", false}};
+  ordered_json o = {
+      {"type", "object"}, {"properties", std::move(props)}, {"additionalProperties", false}};
   if (required) o["required"] = {required};
   return o;
 }
@@ -112,8 +115,10 @@ ordered_json kind_schema(FieldKind kind) {
   using K = FieldKind;
   switch (kind) {
     case K::name:
-    case K::text: return {{"type", "string"}};
-    case K::arch: return arch_schema();
+    case K::text:
+      return {{"type", "string"}};
+    case K::arch:
+      return arch_schema();
     case K::kernel:
     case K::operand:
     case K::element:
@@ -122,27 +127,44 @@ ordered_json kind_schema(FieldKind kind) {
     case K::mma:
     case K::scale_type:
     case K::launcher:
-    case K::engine_op: return names_schema(io::allowed_names(kind));
+    case K::engine_op:
+      return names_schema(io::allowed_names(kind));
     case K::element_or_null:
-    case K::bias: return {{"anyOf", {names_schema(io::allowed_names(kind)), {{"type", "null"}}}}};
+    case K::bias:
+      return {{"anyOf", {names_schema(io::allowed_names(kind)), {{"type", "null"}}}}};
     case K::tile:
-      return {{"anyOf",
-               {{{"type", "array"}, {"items", int_range(1, model::kMaxTileExtent)}, {"minItems", 3}, {"maxItems", 3}},
-                {{"type", "string"},
-                 {"pattern", "^(?:" + any_case("ctashape") + ")?[0-9]+[xX][0-9]+[xX][0-9]+[bB]?$"}}}}};
-    case K::extents3: return extents_schema(3, model::kMaxTileExtent);
-    case K::extents2: return extents_schema(2, model::kMaxTileExtent);
-    case K::sf_vec: return {{"type", "integer"}, {"enum", {16, 32}}};
-    case K::layout: return {{"type", "string"}, {"pattern", "^[tTnN]{2,3}$"}};
+      return {
+          {"anyOf",
+           {{{"type", "array"},
+             {"items", int_range(1, model::kMaxTileExtent)},
+             {"minItems", 3},
+             {"maxItems", 3}},
+            {{"type", "string"},
+             {"pattern", "^(?:" + any_case("ctashape") + ")?[0-9]+[xX][0-9]+[xX][0-9]+[bB]?$"}}}}};
+    case K::extents3:
+      return extents_schema(3, model::kMaxTileExtent);
+    case K::extents2:
+      return extents_schema(2, model::kMaxTileExtent);
+    case K::sf_vec:
+      return {{"type", "integer"}, {"enum", {16, 32}}};
+    case K::layout:
+      return {{"type", "string"}, {"pattern", "^[tTnN]{2,3}$"}};
     case K::epilogue:
       return {{"anyOf", {names_schema(io::allowed_names(kind)), {{"$ref", "#/$defs/epilogue"}}}}};
-    case K::boolean: return {{"type", "boolean"}};
+    case K::boolean:
+      return {{"type", "boolean"}};
     case K::stages:
       return {{"anyOf", {names_schema({"auto"}), int_range(1, model::kMaxStages)}}};
-    case K::stage_count: return int_range(1, model::kMaxStages);
-    case K::configs: return {{"type", "array"}, {"items", {{"$ref", "#/$defs/entry"}}}};
-    case K::integer: return {{"type", "integer"}, {"minimum", 1}};
-    case K::version: return {{"type", "string"}, {"pattern", "^[0-9]+\\.[0-9]+[!-~]*$"}, {"examples", ordered_json::array({"3.6.0"})}};
+    case K::stage_count:
+      return int_range(1, model::kMaxStages);
+    case K::configs:
+      return {{"type", "array"}, {"items", {{"$ref", "#/$defs/entry"}}}};
+    case K::integer:
+      return {{"type", "integer"}, {"minimum", 1}};
+    case K::version:
+      return {{"type", "string"},
+              {"pattern", "^[0-9]+\\.[0-9]+[!-~]*$"},
+              {"examples", ordered_json::array({"3.6.0"})}};
     case K::scale_block: {
       ordered_json ext = extents_schema(2, model::kMaxTileExtent);
       return {{"type", "object"},
@@ -159,25 +181,28 @@ ordered_json config_defs() {
   defs["config"] = object_of(io::config_fields(), "tile");
   defs["config"]["description"] = "one kernel configuration (README \"Config format\")";
   defs["epilogue"] = object_of(io::epilogue_fields());
-  defs["kernel_name"] = {{"type", "string"},
-                         {"pattern", "^[A-Za-z0-9_]+$"},
-                         {"description", "a CUTLASS library kernel name (README \"CUTLASS kernel names\")"}};
+  defs["kernel_name"] = {
+      {"type", "string"},
+      {"pattern", "^[A-Za-z0-9_]+$"},
+      {"description", "a CUTLASS library kernel name (README \"CUTLASS kernel names\")"}};
   defs["entry"] = {{"anyOf", {{{"$ref", "#/$defs/config"}}, {{"$ref", "#/$defs/kernel_name"}}}}};
   defs["tuned_entry"] = object_of(io::tuned_entry_fields());
   defs["tuned_entry"]["required"] = {"BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K"};
-  defs["tuned_table"] = {
-      {"type", "object"},
-      {"description",
-       "a vLLM / SGLang tuned fused-MoE table (E=…,N=…,device_name=….json): batch sizes to entries"},
-      {"properties", {{"triton_version", kind_schema(FieldKind::version)}}},
-      {"patternProperties", {{"^[0-9]+$", {{"$ref", "#/$defs/tuned_entry"}}}}},
-      {"additionalProperties", false}};
+  defs["tuned_table"] = {{"type", "object"},
+                         {"description",
+                          "a vLLM / SGLang tuned fused-MoE table (E=…,N=…,device_name=….json): "
+                          "batch sizes to entries"},
+                         {"properties", {{"triton_version", kind_schema(FieldKind::version)}}},
+                         {"patternProperties", {{"^[0-9]+$", {{"$ref", "#/$defs/tuned_entry"}}}}},
+                         {"additionalProperties", false}};
   return defs;
 }
 
 ordered_json nullable(ordered_json s) { return {{"anyOf", {std::move(s), {{"type", "null"}}}}}; }
 
-ordered_json enum_of(const std::vector<std::string>& names) { return {{"type", "string"}, {"enum", names}}; }
+ordered_json enum_of(const std::vector<std::string>& names) {
+  return {{"type", "string"}, {"enum", names}};
+}
 
 ordered_json strict_object(ordered_json props, bool all_required = true) {
   ordered_json o = {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
@@ -191,11 +216,12 @@ ordered_json strict_object(ordered_json props, bool all_required = true) {
 
 /// A document of results: schema_version, tool, `command` (required, third, or else optional and
 /// last), target and results (of the $defs named), errors, and a summary of `counts`.
-ordered_json results_document(const char* command, bool command_required, const char* target, const char* result,
-                              std::initializer_list<const char*> counts) {
+ordered_json results_document(const char* command, bool command_required, const char* target,
+                              const char* result, std::initializer_list<const char*> counts) {
   ordered_json summary = ordered_json::object();
   for (const char* c : counts) summary[c] = {{"type", "integer"}, {"minimum", 0}};
-  ordered_json props = {{"schema_version", {{"const", kSchemaVersion}}}, {"tool", {{"const", "tilefit"}}}};
+  ordered_json props = {{"schema_version", {{"const", kSchemaVersion}}},
+                        {"tool", {{"const", "tilefit"}}}};
   if (command_required) props["command"] = {{"const", command}};
   props["target"] = {{"$ref", std::string("#/$defs/") + target}};
   props["results"] = {{"type", "array"}, {"items", {{"$ref", std::string("#/$defs/") + result}}}};
@@ -218,26 +244,58 @@ ordered_json column_schema(const Column<Row>& c, const ColumnTypes& types) {
   using T = ColumnType;
   ordered_json s;
   switch (c.type) {
-    case T::text: s = {{"type", "string"}}; break;
-    case T::integer: s = {{"type", "integer"}}; break;
-    case T::count: s = {{"type", "integer"}, {"minimum", 0}}; break;
-    case T::boolean: s = {{"type", "boolean"}}; break;
-    case T::arch: s = types.arch; break;
-    case T::status: s = types.status; break;
-    case T::tile:
-      s = {{"type", "array"}, {"items", {{"type", "integer"}, {"minimum", 1}}}, {"minItems", 3}, {"maxItems", 3}};
+    case T::text:
+      s = {{"type", "string"}};
       break;
-    case T::breakdown: s = {{"$ref", "#/$defs/breakdown"}}; break;
-    case T::target: s = {{"$ref", "#/$defs/target"}}; break;
-    case T::texts: s = {{"type", "array"}, {"items", {{"type", "string"}}}}; break;
-    case T::diagnostics: s = {{"type", "array"}, {"items", {{"$ref", "#/$defs/diagnostic"}}}}; break;
-    case T::object: s = {{"type", "object"}}; break;
-    case T::config: s = {{"$ref", "#/$defs/config"}}; break;
-    case T::positive: s = {{"type", "integer"}, {"minimum", 1}}; break;
-    case T::fits: s = enum_of({"fits"}); break;
+    case T::integer:
+      s = {{"type", "integer"}};
+      break;
+    case T::count:
+      s = {{"type", "integer"}, {"minimum", 0}};
+      break;
+    case T::boolean:
+      s = {{"type", "boolean"}};
+      break;
+    case T::arch:
+      s = types.arch;
+      break;
+    case T::status:
+      s = types.status;
+      break;
+    case T::tile:
+      s = {{"type", "array"},
+           {"items", {{"type", "integer"}, {"minimum", 1}}},
+           {"minItems", 3},
+           {"maxItems", 3}};
+      break;
+    case T::breakdown:
+      s = {{"$ref", "#/$defs/breakdown"}};
+      break;
+    case T::target:
+      s = {{"$ref", "#/$defs/target"}};
+      break;
+    case T::texts:
+      s = {{"type", "array"}, {"items", {{"type", "string"}}}};
+      break;
+    case T::diagnostics:
+      s = {{"type", "array"}, {"items", {{"$ref", "#/$defs/diagnostic"}}}};
+      break;
+    case T::object:
+      s = {{"type", "object"}};
+      break;
+    case T::config:
+      s = {{"$ref", "#/$defs/config"}};
+      break;
+    case T::positive:
+      s = {{"type", "integer"}, {"minimum", 1}};
+      break;
+    case T::fits:
+      s = enum_of({"fits"});
+      break;
     case T::changes: {
       const ordered_json str = {{"type", "string"}};
-      s = {{"type", "array"}, {"items", strict_object({{"field", str}, {"from", str}, {"to", str}})}};
+      s = {{"type", "array"},
+           {"items", strict_object({{"field", str}, {"from", str}, {"to", str}})}};
       break;
     }
   }
@@ -249,14 +307,16 @@ ordered_json column_schema(const Column<Row>& c, const ColumnTypes& types) {
 /// The properties of the JSON columns of `set`, in order; each deprecated key before the key that
 /// replaces it, marked deprecated.
 template <class Row>
-void add_column_props(ordered_json& props, std::span<const Column<Row>> set, const ColumnTypes& types) {
+void add_column_props(ordered_json& props, std::span<const Column<Row>> set,
+                      const ColumnTypes& types) {
   for (const Column<Row>& c : set) {
     if (!c.json) continue;
     ordered_json s = column_schema(c, types);
     if (!c.deprecated_key.empty()) {
       ordered_json old = s;
-      old["description"] = "deprecated since schema_version " + std::to_string(kSchemaVersion) + ": the same as \"" +
-                           std::string(c.key) + "\", which replaces it; removed in schema_version " +
+      old["description"] = "deprecated since schema_version " + std::to_string(kSchemaVersion) +
+                           ": the same as \"" + std::string(c.key) +
+                           "\", which replaces it; removed in schema_version " +
                            std::to_string(kSchemaVersion + 1);
       old["deprecated"] = true;
       props[std::string(c.deprecated_key)] = std::move(old);
@@ -288,7 +348,8 @@ ordered_json config_schema() {
       "GEMM tile configurations for `tilefit check`: an object with a \"configs\" array, a bare "
       "array, or a vLLM / SGLang tuned fused-MoE table. Generated by `tilefit schema config` from "
       "the reader's vocabulary.";
-  s["anyOf"] = {object_of(io::file_fields(), "configs"), kind_schema(FieldKind::configs),
+  s["anyOf"] = {object_of(io::file_fields(), "configs"),
+                kind_schema(FieldKind::configs),
                 {{"$ref", "#/$defs/tuned_table"}}};
   s["$defs"] = config_defs();
   return s;
@@ -296,7 +357,8 @@ ordered_json config_schema() {
 
 ordered_json results_schema() {
   std::vector<std::string> statuses, codes, components, modes, sources;
-  for (const model::Status st : {model::Status::Fits, model::Status::DoesNotFit, model::Status::Invalid})
+  for (const model::Status st :
+       {model::Status::Fits, model::Status::DoesNotFit, model::Status::Invalid})
     statuses.emplace_back(model::status_name(st));
   for (const model::Code c : model::all_codes()) codes.emplace_back(model::code_name(c));
   for (int c = 0; c < model::kComponentCount; ++c)
@@ -316,7 +378,8 @@ ordered_json results_schema() {
   const ColumnTypes types{enum_of(statuses), arch};
 
   // A target (report/json.cpp target_json); `mode` only at the top level.
-  ordered_json tprops = {{"source", enum_of(sources)}, {"device", integer}, {"device_name", string}, {"arch", arch}};
+  ordered_json tprops = {
+      {"source", enum_of(sources)}, {"device", integer}, {"device_name", string}, {"arch", arch}};
   add_column_props(tprops, limit_columns(), types);
   ordered_json target = strict_object(tprops, false);
   target["required"] = {"source", "arch"};
@@ -328,18 +391,21 @@ ordered_json results_schema() {
   defs["run_target"] = run_target;
 
   ordered_json breakdown_props = ordered_json::object();
-  for (const std::string& c : components) breakdown_props[c] = {{"type", "integer"}, {"minimum", 1}};
+  for (const std::string& c : components)
+    breakdown_props[c] = {{"type", "integer"}, {"minimum", 1}};
   defs["breakdown"] = strict_object(breakdown_props, false);
   defs["breakdown"]["description"] = "bytes of each non-zero component; they sum to smem_bytes";
 
-  defs["diagnostic"] = {{"type", "object"},
-                        {"properties",
-                         {{"code", enum_of(codes)},
-                          {"severity", enum_of({"error", "warning", "info"})},
-                          {"message", string}}},
-                        {"required", {"code", "severity", "message"}},
-                        {"additionalProperties", {{"type", {"integer", "boolean", "string"}}}},
-                        {"description", "a typed diagnostic: its code's values (bytes, stages, names) beside the sentence"}};
+  defs["diagnostic"] = {
+      {"type", "object"},
+      {"properties",
+       {{"code", enum_of(codes)},
+        {"severity", enum_of({"error", "warning", "info"})},
+        {"message", string}}},
+      {"required", {"code", "severity", "message"}},
+      {"additionalProperties", {{"type", {"integer", "boolean", "string"}}}},
+      {"description",
+       "a typed diagnostic: its code's values (bytes, stages, names) beside the sentence"}};
 
   // A suggestion (suggest --format json): its columns (report/suggest_columns.hpp), all required.
   ordered_json suggestion_props = ordered_json::object();
@@ -350,7 +416,8 @@ ordered_json results_schema() {
   ordered_json result_props = ordered_json::object();
   add_column_props(result_props, result_columns(), types);
   ordered_json result = strict_object(result_props);
-  result["properties"]["suggestions"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/suggestion"}}}};
+  result["properties"]["suggestions"] = {{"type", "array"},
+                                         {"items", {{"$ref", "#/$defs/suggestion"}}}};
   defs["result"] = result;
 
   defs["error"] = strict_object({{"kind", enum_of({"input", "device"})},
@@ -366,11 +433,14 @@ ordered_json results_schema() {
   s["$id"] = "urn:tilefit:schema:results:" + std::to_string(kSchemaVersion);
   s["title"] = "tilefit results";
   s["description"] =
-      "The output of `tilefit check --format json` (and `suggest --format json`, whose results carry "
-      "\"suggestions\"), or of `tilefit sweep --format json` (\"command\": \"sweep\"). Generated by "
+      "The output of `tilefit check --format json` (and `suggest --format json`, whose results "
+      "carry "
+      "\"suggestions\"), or of `tilefit sweep --format json` (\"command\": \"sweep\"). Generated "
+      "by "
       "`tilefit schema results`.";
-  const ordered_json top = results_document("suggest", false, "run_target", "result",
-                                            {"configs", "fits", "does_not_fit", "invalid", "errors"});
+  const ordered_json top =
+      results_document("suggest", false, "run_target", "result",
+                       {"configs", "fits", "does_not_fit", "invalid", "errors"});
 
   // `tilefit sweep --format json` (report/sweep_report.cpp JsonWriter): each result also carries
   // the alternatives it took and its concrete config; the summary counts candidates.
@@ -380,10 +450,12 @@ ordered_json results_schema() {
   ordered_json sweep_result = defs["result"];
   sweep_result["properties"].erase("suggestions");
   add_column_props(sweep_result["properties"], sweep_columns(), types);
-  for (const ordered_json& k : required_keys(sweep_columns())) sweep_result["required"].push_back(k);
+  for (const ordered_json& k : required_keys(sweep_columns()))
+    sweep_result["required"].push_back(k);
   defs["sweep_result"] = sweep_result;
-  const ordered_json sweep = results_document("sweep", true, "sweep_target", "sweep_result",
-                                              {"candidates", "fits", "does_not_fit", "invalid", "listed", "errors"});
+  const ordered_json sweep =
+      results_document("sweep", true, "sweep_target", "sweep_result",
+                       {"candidates", "fits", "does_not_fit", "invalid", "listed", "errors"});
   s["anyOf"] = {top, sweep};
   s["$defs"] = std::move(defs);
   return s;

@@ -27,8 +27,8 @@ struct SuggestRow {
 std::span<const Column<SuggestRow>> suggest_columns();
 
 /// The CSV's columns, in order.
-inline constexpr std::string_view kSuggestCsvKeys[] = {"name",     "file",        "index",       "arch",  "rank",
-                                                       "change",   "distance",    "stages",      "smem_bytes",
-                                                       "saved_bytes", "limit_bytes", "status",   "config"};
+inline constexpr std::string_view kSuggestCsvKeys[] = {
+    "name",   "file",       "index",       "arch",        "rank",   "change", "distance",
+    "stages", "smem_bytes", "saved_bytes", "limit_bytes", "status", "config"};
 
 }  // namespace tilefit::report

@@ -26,23 +26,45 @@ using T = ColumnType;
 using R = SuggestRow;
 
 const Column<R> kSuggestColumns[] = {
-    {.key = "name", .description = "the config the suggestion is for",
-     .csv = "name", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, c.row.entry.result.name); }},
-    {.key = "file", .description = "its file",
-     .csv = "file", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, c.row.entry.file); }},
-    {.key = "index", .type = T::count, .description = "its position in that file",
-     .csv = "index", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.entry.index); }},
-    {.key = "arch", .type = T::arch, .description = "the architecture",
-     .csv = "arch", .csv_field = [](CsvCell<R>& c) { c.out += model::arch_name(c.row.entry.result.arch); }},
-    {.key = "rank", .type = T::count, .description = "1 for the nearest",
-     .csv = "rank", .csv_field = [](CsvCell<R>& c) { num(c.out, static_cast<long long>(c.row.rank)); }},
-    {.key = "config", .type = T::config, .description = "the changed config",
+    {.key = "name",
+     .description = "the config the suggestion is for",
+     .csv = "name",
+     .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, c.row.entry.result.name); }},
+    {.key = "file",
+     .description = "its file",
+     .csv = "file",
+     .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, c.row.entry.file); }},
+    {.key = "index",
+     .type = T::count,
+     .description = "its position in that file",
+     .csv = "index",
+     .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.entry.index); }},
+    {.key = "arch",
+     .type = T::arch,
+     .description = "the architecture",
+     .csv = "arch",
+     .csv_field = [](CsvCell<R>& c) { c.out += model::arch_name(c.row.entry.result.arch); }},
+    {.key = "rank",
+     .type = T::count,
+     .description = "1 for the nearest",
+     .csv = "rank",
+     .csv_field = [](CsvCell<R>& c) { num(c.out, static_cast<long long>(c.row.rank)); }},
+    {.key = "config",
+     .type = T::config,
+     .description = "the changed config",
      .json = json_fns<R>([](auto& o, const R& r) { o.raw(io::config_json(r.suggestion.config)); }),
-     .csv = "config", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, io::config_json(c.row.suggestion.config)); }},
-    {.key = "change", .description = "what changed, in words (\"field: from -> to; ...\")",
+     .csv = "config",
+     .csv_field =
+         [](CsvCell<R>& c) { append_csv_field(c.out, io::config_json(c.row.suggestion.config)); }},
+    {.key = "change",
+     .description = "what changed, in words (\"field: from -> to; ...\")",
      .json = json_fns<R>([](auto& o, const R& r) { o.value(change_text(r.suggestion.changes)); }),
-     .csv = "change", .csv_field = [](CsvCell<R>& c) { append_csv_field(c.out, change_text(c.row.suggestion.changes)); }},
-    {.key = "changes", .type = T::changes, .description = "what changed, field by field",
+     .csv = "change",
+     .csv_field =
+         [](CsvCell<R>& c) { append_csv_field(c.out, change_text(c.row.suggestion.changes)); }},
+    {.key = "changes",
+     .type = T::changes,
+     .description = "what changed, field by field",
      .json = json_fns<R>([](auto& o, const R& r) {
        o.begin_array();
        for (const analysis::FieldChange& ch : r.suggestion.changes) {
@@ -54,34 +76,64 @@ const Column<R> kSuggestColumns[] = {
        }
        o.end();
      })},
-    {.key = "distance", .type = T::positive, .description = "how many moves away from the config",
+    {.key = "distance",
+     .type = T::positive,
+     .description = "how many moves away from the config",
      .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.distance); }),
-     .csv = "distance", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.distance); }},
-    {.key = "smem_bytes", .type = T::count, .unit = Unit::bytes, .description = "the shared memory it requests",
+     .csv = "distance",
+     .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.distance); }},
+    {.key = "smem_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .description = "the shared memory it requests",
      .json = json_fns<R>([](auto& o, const R& r) { o.value(*r.suggestion.result.smem_bytes); }),
-     .csv = "smem_bytes", .csv_field = [](CsvCell<R>& c) { num(c.out, *c.row.suggestion.result.smem_bytes); }},
-    {.key = "saved_bytes", .type = T::integer, .unit = Unit::bytes,
+     .csv = "smem_bytes",
+     .csv_field = [](CsvCell<R>& c) { num(c.out, *c.row.suggestion.result.smem_bytes); }},
+    {.key = "saved_bytes",
+     .type = T::integer,
+     .unit = Unit::bytes,
      .description = "the config's bytes (or what its builder pick needs) minus these",
      .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.saved_bytes); }),
-     .csv = "saved_bytes", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.saved_bytes); }},
-    {.key = "limit_bytes", .type = T::count, .unit = Unit::bytes, .description = "the opt-in limit per block",
-     .csv = "limit_bytes", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.result.limit_bytes); }},
-    {.key = "stages", .type = T::integer, .description = "the stages it is built with",
+     .csv = "saved_bytes",
+     .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.saved_bytes); }},
+    {.key = "limit_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .description = "the opt-in limit per block",
+     .csv = "limit_bytes",
+     .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.result.limit_bytes); }},
+    {.key = "stages",
+     .type = T::integer,
+     .description = "the stages it is built with",
      .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.result.stages); }),
-     .csv = "stages", .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.result.stages); }},
-    {.key = "max_stages", .type = T::integer, .description = "the largest stage count that fits",
+     .csv = "stages",
+     .csv_field = [](CsvCell<R>& c) { num(c.out, c.row.suggestion.result.stages); }},
+    {.key = "max_stages",
+     .type = T::integer,
+     .description = "the largest stage count that fits",
      .json = json_fns<R>([](auto& o, const R& r) { o.value(r.suggestion.result.max_stages); })},
-    {.key = "status", .type = T::fits, .description = "fits (a suggestion always does)",
-     .json = json_fns<R>([](auto& o, const R& r) { o.value(std::string(model::status_name(r.suggestion.result.status))); }),
-     .csv = "status", .csv_field = [](CsvCell<R>& c) { c.out += model::status_name(c.row.suggestion.result.status); }},
-    {.key = "headroom_bytes", .type = T::count, .unit = Unit::bytes, .description = "limit_bytes - smem_bytes",
-     .json = json_fns<R>([](auto& o, const R& r) { o.value(*r.suggestion.result.headroom_bytes); })},
+    {.key = "status",
+     .type = T::fits,
+     .description = "fits (a suggestion always does)",
+     .json = json_fns<R>([](auto& o, const R& r) {
+       o.value(std::string(model::status_name(r.suggestion.result.status)));
+     }),
+     .csv = "status",
+     .csv_field =
+         [](CsvCell<R>& c) { c.out += model::status_name(c.row.suggestion.result.status); }},
+    {.key = "headroom_bytes",
+     .type = T::count,
+     .unit = Unit::bytes,
+     .description = "limit_bytes - smem_bytes",
+     .json =
+         json_fns<R>([](auto& o, const R& r) { o.value(*r.suggestion.result.headroom_bytes); })},
 };
 
 std::string line_of(std::size_t rank, const analysis::Suggestion& s) {
   const model::Result& r = s.result;
-  return fmt::format("{}. {}: {} B, saves {} B, {} stage{} (distance {})", rank, change_text(s.changes),
-                     *r.smem_bytes, s.saved_bytes, r.stages, r.stages == 1 ? "" : "s", s.distance);
+  return fmt::format("{}. {}: {} B, saves {} B, {} stage{} (distance {})", rank,
+                     change_text(s.changes), *r.smem_bytes, s.saved_bytes, r.stages,
+                     r.stages == 1 ? "" : "s", s.distance);
 }
 
 /// How many configs wanted suggestions and how many got none.
@@ -99,10 +151,11 @@ std::string tally_line(const SuggestRun& run) {
                                 wanted == 1 ? "" : "s", none);
   // Invalid configs have no kernel to shrink: say so rather than "0 configs to fix" alone.
   if (invalid > 0)
-    out += fmt::format("; {} invalid config{} (no kernel is built for {}: see the reason under {}) "
-                       "{} nothing to suggest",
-                       invalid, invalid == 1 ? "" : "s", invalid == 1 ? "it" : "them",
-                       invalid == 1 ? "it" : "each", invalid == 1 ? "has" : "have");
+    out += fmt::format(
+        "; {} invalid config{} (no kernel is built for {}: see the reason under {}) "
+        "{} nothing to suggest",
+        invalid, invalid == 1 ? "" : "s", invalid == 1 ? "it" : "them",
+        invalid == 1 ? "it" : "each", invalid == 1 ? "has" : "have");
   return out + "\n";
 }
 
@@ -136,12 +189,15 @@ std::string suggest_table(const SuggestRun& run) {
   for (std::size_t i = 0; i < shown.entries.size(); ++i) {
     // The row and its diagnostics: up to the next line that does not start with spaces.
     std::size_t end = table.find('\n', pos) + 1;
-    while (end < table.size() && table.compare(end, 4, "    ") == 0) end = table.find('\n', end) + 1;
+    while (end < table.size() && table.compare(end, 4, "    ") == 0)
+      end = table.find('\n', end) + 1;
     out += table.substr(pos, end - pos);
     pos = end;
     const auto& sug = run.suggestions[i];
     if (analysis::wants_suggestions(run.check.entries[i].result) && sug.empty())
-      out += "    no alternative that fits (fewer stages, another schedule or epilogue tile, swap_ab, a halved tile extent)\n";
+      out +=
+          "    no alternative that fits (fewer stages, another schedule or epilogue tile, swap_ab, "
+          "a halved tile extent)\n";
     for (std::size_t k = 0; k < sug.size(); ++k) out += "    " + line_of(k + 1, sug[k]) + "\n";
   }
   out += table.substr(pos);
@@ -193,7 +249,8 @@ ordered_json suggest_json(const SuggestRun& run) {
     for (std::size_t k = 0; k < run.suggestions[i].size(); ++k) {
       ordered_json o = ordered_json::object();
       emit::JsonTree t(o);
-      write_members(t, suggest_columns(), SuggestRow{run.check.entries[i], run.suggestions[i][k], k + 1});
+      write_members(t, suggest_columns(),
+                    SuggestRow{run.check.entries[i], run.suggestions[i][k], k + 1});
       list.push_back(std::move(o));
     }
     results[i]["suggestions"] = std::move(list);

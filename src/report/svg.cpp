@@ -17,10 +17,14 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   std::size_t n = 0;
   unsigned cp = 0;
   if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
-  else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
-  else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
-  else return 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF)
+    n = 3, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4)
+    n = 4, cp = c & 0x07;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     if ((b(i + k) & 0xC0) != 0x80) return 0;
@@ -42,12 +46,28 @@ std::string escape(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const char c = s[i];
     switch (c) {
-      case '&': out += "&amp;"; ++i; continue;
-      case '<': out += "&lt;"; ++i; continue;
-      case '>': out += "&gt;"; ++i; continue;
-      case '"': out += "&quot;"; ++i; continue;
-      case '\'': out += "&apos;"; ++i; continue;
-      default: break;
+      case '&':
+        out += "&amp;";
+        ++i;
+        continue;
+      case '<':
+        out += "&lt;";
+        ++i;
+        continue;
+      case '>':
+        out += "&gt;";
+        ++i;
+        continue;
+      case '"':
+        out += "&quot;";
+        ++i;
+        continue;
+      case '\'':
+        out += "&apos;";
+        ++i;
+        continue;
+      default:
+        break;
     }
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 && c != '\t' && c != '\n' && c != '\r') {
@@ -92,12 +112,17 @@ double text_width(std::string_view s, double size) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t n = c < 0x80 ? 1 : std::max<std::size_t>(1, utf8_length(s, i));
-    if (c >= 'A' && c <= 'Z') em += 0.68;
-    else if (c >= '0' && c <= '9') em += 0.62;
-    else if (c == ' ' || c == '.' || c == ',' || c == ':' || c == 'i' || c == 'l' || c == '|' || c == '\'')
+    if (c >= 'A' && c <= 'Z')
+      em += 0.68;
+    else if (c >= '0' && c <= '9')
+      em += 0.62;
+    else if (c == ' ' || c == '.' || c == ',' || c == ':' || c == 'i' || c == 'l' || c == '|' ||
+             c == '\'')
       em += 0.32;
-    else if (c == 'm' || c == 'w' || c == 'W' || c == 'M') em += 0.9;
-    else em += 0.58;
+    else if (c == 'm' || c == 'w' || c == 'W' || c == 'M')
+      em += 0.9;
+    else
+      em += 0.58;
     i += n;
   }
   return em * size;
@@ -109,10 +134,10 @@ std::string num(double v) {
   return fmt::format("{:.1f}", r);
 }
 
-void Writer::rect(double x, double y, double w, double h, std::string_view fill, std::string_view title,
-                  std::string_view extra) {
-  body_ += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"", num(x), num(y), num(w),
-                       num(h), fill);
+void Writer::rect(double x, double y, double w, double h, std::string_view fill,
+                  std::string_view title, std::string_view extra) {
+  body_ += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"", num(x),
+                       num(y), num(w), num(h), fill);
   if (!extra.empty()) {
     body_ += ' ';
     body_ += extra;
@@ -139,8 +164,9 @@ void Writer::text(double x, double y, std::string_view content, std::string_view
 
 void Writer::line(double x1, double y1, double x2, double y2, std::string_view stroke, double width,
                   std::string_view extra) {
-  body_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\"", num(x1),
-                       num(y1), num(x2), num(y2), stroke, num(width));
+  body_ +=
+      fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\"",
+                  num(x1), num(y1), num(x2), num(y2), stroke, num(width));
   if (!extra.empty()) {
     body_ += ' ';
     body_ += extra;
@@ -189,7 +215,8 @@ std::string Writer::document(int width, int height, std::string_view title, std:
     out += "</defs>\n";
   }
   // An opaque background: the picture reads the same on GitHub's light and dark themes.
-  out += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", width, height, style::kPaper);
+  out += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", width,
+                     height, style::kPaper);
   out += body_;
   out += "</svg>\n";
   return out;

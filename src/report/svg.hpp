@@ -38,8 +38,8 @@ class Writer {
  public:
   /// <rect x y width height fill [extra]>, with a <title> child when `title` is not empty.
   /// `extra` is raw attributes (e.g. `stroke="#000"`), written as given.
-  void rect(double x, double y, double w, double h, std::string_view fill, std::string_view title = {},
-            std::string_view extra = {});
+  void rect(double x, double y, double w, double h, std::string_view fill,
+            std::string_view title = {}, std::string_view extra = {});
   /// <text x y [extra]>escaped text</text>.
   void text(double x, double y, std::string_view content, std::string_view extra = {});
   /// <line x1 y1 x2 y2 stroke stroke-width [extra]/>.

@@ -19,13 +19,18 @@ inline constexpr std::array<std::string_view, 8> kStageFill = {
     "#edf8b1", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494", "#081d58"};
 /// Text on those cells: dark on the light half, white on the dark half.
 inline constexpr std::array<std::string_view, 8> kStageText = {
-    "#222222", "#222222", "#222222", "#222222", "#ffffff", "#ffffff", "#ffffff", "#ffffff"};  // kInk, kPaper
+    "#222222", "#222222", "#222222", "#222222",
+    "#ffffff", "#ffffff", "#ffffff", "#ffffff"};  // kInk, kPaper
 
 inline std::string_view stage_fill(int max_stages) {
-  return kStageFill[static_cast<std::size_t>(max_stages < 1 ? 0 : max_stages > 8 ? 7 : max_stages - 1)];
+  return kStageFill[static_cast<std::size_t>(max_stages < 1   ? 0
+                                             : max_stages > 8 ? 7
+                                                              : max_stages - 1)];
 }
 inline std::string_view stage_text(int max_stages) {
-  return kStageText[static_cast<std::size_t>(max_stages < 1 ? 0 : max_stages > 8 ? 7 : max_stages - 1)];
+  return kStageText[static_cast<std::size_t>(max_stages < 1   ? 0
+                                             : max_stages > 8 ? 7
+                                                              : max_stages - 1)];
 }
 
 inline constexpr std::string_view kInk = "#222222";              ///< text (the root's fill)
@@ -34,21 +39,28 @@ inline constexpr std::string_view kNoFitBackground = "#ffffff";  ///< under the 
 inline constexpr std::string_view kNoFitHatch = "#d62728";       ///< the hatching's stripes
 inline constexpr std::string_view kInvalidFill = "#9e9e9e";      ///< under the cross
 inline constexpr std::string_view kInvalidCross = "#3a3a3a";
-inline constexpr std::string_view kEmptyStroke = "#d0d0d0";      ///< a grid cell no candidate maps to
-inline constexpr std::string_view kLimitLine = "#111111";        ///< the limit in the budget bars
-inline constexpr std::string_view kOverText = "#b2182b";         ///< "over by …"
+inline constexpr std::string_view kEmptyStroke = "#d0d0d0";  ///< a grid cell no candidate maps to
+inline constexpr std::string_view kLimitLine = "#111111";    ///< the limit in the budget bars
+inline constexpr std::string_view kOverText = "#b2182b";     ///< "over by …"
 inline constexpr std::string_view kMutedText = "#666666";
-inline constexpr std::string_view kAxisLine = "#e6e6e6";         ///< the budget bars' tick lines
+inline constexpr std::string_view kAxisLine = "#e6e6e6";  ///< the budget bars' tick lines
 
 /// <defs> of both pictures: the "does not fit" hatching `nofit` (red stripes on white) and
 /// `over`, the same stripes without a background, over a budget bar's own colours.
 inline std::string defs() {
   const std::string hatch(kNoFitHatch), paper(kNoFitBackground);
   return "<pattern id=\"nofit\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
-         "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"6\" height=\"6\" fill=\"" + paper + "\"/>"
-         "<rect x=\"0\" y=\"0\" width=\"2\" height=\"6\" fill=\"" + hatch + "\"/></pattern>\n"
+         "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"6\" height=\"6\" fill=\"" +
+         paper +
+         "\"/>"
+         "<rect x=\"0\" y=\"0\" width=\"2\" height=\"6\" fill=\"" +
+         hatch +
+         "\"/></pattern>\n"
          "<pattern id=\"over\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
-         "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"2.5\" height=\"6\" fill=\"" + hatch + "\"/>"
+         "patternTransform=\"rotate(45)\"><rect x=\"0\" y=\"0\" width=\"2.5\" height=\"6\" "
+         "fill=\"" +
+         hatch +
+         "\"/>"
          "</pattern>\n";
 }
 
@@ -81,13 +93,14 @@ inline std::string_view component_fill(model::Component c) {
 }
 
 /// The one-line terminal bar (budget_bar.cpp): one glyph per component group.
-inline constexpr std::string_view kBarOperands = "\xE2\x96\x88";   // █ A
-inline constexpr std::string_view kBarOperandB = "\xE2\x96\x93";   // ▓ B
-inline constexpr std::string_view kBarScales = "\xE2\x96\x92";     // ▒ scale factors / buffers
-inline constexpr std::string_view kBarEpilogue = "\xE2\x96\x91";   // ░ epilogue
-inline constexpr std::string_view kBarOther = "\xE2\x96\x8C";      // ▌ barriers, scheduler, tensormaps, padding …
-inline constexpr std::string_view kBarSpare = "\xC2\xB7";          // · spare up to the limit
-inline constexpr std::string_view kBarLimit = "\xE2\x94\x82";      // │ the limit
-inline constexpr int kBarWidth = 50;                               ///< glyphs for max(smem, limit)
+inline constexpr std::string_view kBarOperands = "\xE2\x96\x88";  // █ A
+inline constexpr std::string_view kBarOperandB = "\xE2\x96\x93";  // ▓ B
+inline constexpr std::string_view kBarScales = "\xE2\x96\x92";    // ▒ scale factors / buffers
+inline constexpr std::string_view kBarEpilogue = "\xE2\x96\x91";  // ░ epilogue
+inline constexpr std::string_view kBarOther =
+    "\xE2\x96\x8C";  // ▌ barriers, scheduler, tensormaps, padding …
+inline constexpr std::string_view kBarSpare = "\xC2\xB7";      // · spare up to the limit
+inline constexpr std::string_view kBarLimit = "\xE2\x94\x82";  // │ the limit
+inline constexpr int kBarWidth = 50;                           ///< glyphs for max(smem, limit)
 
 }  // namespace tilefit::report::style

@@ -29,8 +29,8 @@ std::vector<std::string> axis_fields(const std::vector<io::ConfigSpace>& spaces)
 }
 
 /// The value each varying field takes in candidate `i` of `s` ("-" when `s` does not vary it).
-std::vector<std::string> axis_cells(const std::vector<std::string>& fields, const io::ConfigSpace& s,
-                                    std::uint64_t i) {
+std::vector<std::string> axis_cells(const std::vector<std::string>& fields,
+                                    const io::ConfigSpace& s, std::uint64_t i) {
   std::vector<std::string> out(fields.size(), "-");
   const std::vector<std::size_t> choice = s.choice(i);
   for (std::size_t a = 0; a < s.axes().size(); ++a) {
@@ -38,19 +38,22 @@ std::vector<std::string> axis_cells(const std::vector<std::string>& fields, cons
     const std::string& v = s.axes()[a].shown[choice[a]];
     // A JSON string shows without its quotes ("auto" -> auto); everything else as written.
     out[static_cast<std::size_t>(it - fields.begin())] =
-        v.size() >= 2 && v.front() == '"' && v.find('"', 1) == v.size() - 1 ? v.substr(1, v.size() - 2) : v;
+        v.size() >= 2 && v.front() == '"' && v.find('"', 1) == v.size() - 1
+            ? v.substr(1, v.size() - 2)
+            : v;
   }
   return out;
 }
-
 
 /// Table and Markdown: one row per listed candidate (one per candidate per architecture when there
 /// is one target; one column per architecture when there are several).
 class TextWriter final : public SweepWriter {
  public:
-  TextWriter(bool markdown, const std::vector<io::ConfigSpace>& spaces, const analysis::TargetRequest& req,
-             Emit emit)
-      : markdown_(markdown), out_(std::move(emit)), fields_(axis_fields(spaces)),
+  TextWriter(bool markdown, const std::vector<io::ConfigSpace>& spaces,
+             const analysis::TargetRequest& req, Emit emit)
+      : markdown_(markdown),
+        out_(std::move(emit)),
+        fields_(axis_fields(spaces)),
         matrix_(req.mode == analysis::TargetRequest::Mode::arch && req.archs.size() > 1),
         table_(columns(req)) {
     // Widths that hold every value these spaces can produce.
@@ -66,9 +69,11 @@ class TextWriter final : public SweepWriter {
       }
     }
     widths_[0] = name_w;
-    for (std::size_t c = 1; c <= fields_.size(); ++c) widths_[c] = std::max(widths_[c], fields_[c - 1].size());
+    for (std::size_t c = 1; c <= fields_.size(); ++c)
+      widths_[c] = std::max(widths_[c], fields_[c - 1].size());
     if (matrix_) {
-      for (std::size_t c = 1 + fields_.size(); c < cols_; ++c) widths_[c] = std::string("DOES NOT FIT (4096)").size();
+      for (std::size_t c = 1 + fields_.size(); c < cols_; ++c)
+        widths_[c] = std::string("DOES NOT FIT (4096)").size();
     } else {
       // kSweepTableKeys: ARCH, KERNEL, STAGES, MAX, SMEM / LIMIT (B), HEADROOM, CTAs/SM, VERDICT
       const std::size_t fixed[] = {6, 17, 9, 4, 17, 8, 7, 12};
@@ -78,7 +83,8 @@ class TextWriter final : public SweepWriter {
     out_.buf() += markdown_ ? table_.markdown_head() : table_.head_line(widths_);
   }
 
-  void result(const io::ConfigSpace& space, std::uint64_t i, std::span<const Entry> entries) override {
+  void result(const io::ConfigSpace& space, std::uint64_t i,
+              std::span<const Entry> entries) override {
     if (matrix_) {
       std::vector<std::string> row{entries.front().result.name};
       for (std::string& v : axis_cells(fields_, space, i)) row.push_back(std::move(v));
@@ -94,7 +100,8 @@ class TextWriter final : public SweepWriter {
     }
   }
 
-  void finish(const analysis::SweepTally& t, const std::vector<analysis::Problem>& problems) override {
+  void finish(const analysis::SweepTally& t,
+              const std::vector<analysis::Problem>& problems) override {
     out_.buf() += "\n" + sweep_summary(t, problems.size());
     out_.flush();
   }
@@ -108,7 +115,8 @@ class TextWriter final : public SweepWriter {
     if (matrix_) {
       for (int sm : req.archs) c.push_back({model::arch_name(sm), A::left});
     } else {
-      for (Table::Column& rc : table_columns(result_columns(), kSweepTableKeys, markdown_)) c.push_back(std::move(rc));
+      for (Table::Column& rc : table_columns(result_columns(), kSweepTableKeys, markdown_))
+        c.push_back(std::move(rc));
     }
     cols_ = c.size();
     return c;
@@ -135,7 +143,9 @@ class CsvWriter final : public SweepWriter {
     for (const Entry& e : entries) append_csv_row(out_.buf(), e);
     out_.maybe_flush();
   }
-  void finish(const analysis::SweepTally&, const std::vector<analysis::Problem>&) override { out_.flush(); }
+  void finish(const analysis::SweepTally&, const std::vector<analysis::Problem>&) override {
+    out_.flush();
+  }
 
  private:
   Buffered out_;
@@ -151,12 +161,14 @@ class JsonWriter final : public SweepWriter {
       for (int sm : req.archs) archs.push_back(model::arch_name(sm));
       target["archs"] = std::move(archs);
     }
-    out_.buf() += fmt::format("{{\"schema_version\": {}, \"tool\": \"tilefit\", \"command\": \"sweep\", "
-                              "\"target\": {}, \"results\": [",
-                              kSchemaVersion, target.dump());
+    out_.buf() += fmt::format(
+        "{{\"schema_version\": {}, \"tool\": \"tilefit\", \"command\": \"sweep\", "
+        "\"target\": {}, \"results\": [",
+        kSchemaVersion, target.dump());
   }
 
-  void result(const io::ConfigSpace& space, std::uint64_t i, std::span<const Entry> entries) override {
+  void result(const io::ConfigSpace& space, std::uint64_t i,
+              std::span<const Entry> entries) override {
     const std::vector<std::size_t> choice = space.choice(i);
     for (const Entry& e : entries) {
       // A check result's columns, then the sweep's (alternatives, config), as dump() writes them.
@@ -173,13 +185,15 @@ class JsonWriter final : public SweepWriter {
     out_.maybe_flush();
   }
 
-  void finish(const analysis::SweepTally& t, const std::vector<analysis::Problem>& problems) override {
+  void finish(const analysis::SweepTally& t,
+              const std::vector<analysis::Problem>& problems) override {
     nlohmann::ordered_json errors = nlohmann::ordered_json::array();
     for (const analysis::Problem& p : problems) errors.push_back(problem_json(p));
-    nlohmann::ordered_json summary{{"candidates", t.candidates}, {"fits", t.fits},
-                                   {"does_not_fit", t.does_not_fit}, {"invalid", t.invalid},
-                                   {"listed", t.listed}, {"errors", problems.size()}};
-    out_.buf() += fmt::format("\n], \"errors\": {}, \"summary\": {}}}\n", errors.dump(), summary.dump());
+    nlohmann::ordered_json summary{
+        {"candidates", t.candidates}, {"fits", t.fits},     {"does_not_fit", t.does_not_fit},
+        {"invalid", t.invalid},       {"listed", t.listed}, {"errors", problems.size()}};
+    out_.buf() +=
+        fmt::format("\n], \"errors\": {}, \"summary\": {}}}\n", errors.dump(), summary.dump());
     out_.flush();
   }
 
@@ -191,20 +205,27 @@ class JsonWriter final : public SweepWriter {
 }  // namespace
 
 std::string sweep_summary(const analysis::SweepTally& t, std::size_t errors) {
-  std::string out = fmt::format("{} candidate{}: {} fit, {} do not fit, {} invalid; {} listed", t.candidates,
-                                t.candidates == 1 ? "" : "s", t.fits, t.does_not_fit, t.invalid, t.listed);
+  std::string out =
+      fmt::format("{} candidate{}: {} fit, {} do not fit, {} invalid; {} listed", t.candidates,
+                  t.candidates == 1 ? "" : "s", t.fits, t.does_not_fit, t.invalid, t.listed);
   if (errors) out += fmt::format("; {} error{}", errors, errors == 1 ? "" : "s");
   return out + "\n";
 }
 
-std::unique_ptr<SweepWriter> SweepWriter::make(Format format, const std::vector<io::ConfigSpace>& spaces,
+std::unique_ptr<SweepWriter> SweepWriter::make(Format format,
+                                               const std::vector<io::ConfigSpace>& spaces,
                                                const analysis::TargetRequest& request, Emit emit) {
   switch (format) {
-    case Format::csv: return std::make_unique<CsvWriter>(std::move(emit));
-    case Format::json: return std::make_unique<JsonWriter>(request, std::move(emit));
-    case Format::svg: return make_sweep_map_writer(spaces, request, std::move(emit));
-    case Format::markdown: return std::make_unique<TextWriter>(true, spaces, request, std::move(emit));
-    case Format::table: break;
+    case Format::csv:
+      return std::make_unique<CsvWriter>(std::move(emit));
+    case Format::json:
+      return std::make_unique<JsonWriter>(request, std::move(emit));
+    case Format::svg:
+      return make_sweep_map_writer(spaces, request, std::move(emit));
+    case Format::markdown:
+      return std::make_unique<TextWriter>(true, spaces, request, std::move(emit));
+    case Format::table:
+      break;
   }
   return std::make_unique<TextWriter>(false, spaces, request, std::move(emit));
 }

@@ -18,7 +18,9 @@ bool plain(std::string_view s) {
 /// Text under a row: plain but for its line breaks.
 bool plain_lines(std::string_view s) {
   for (const char c : s)
-    if (c != '\n' && (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F)) return false;
+    if (c != '\n' &&
+        (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F))
+      return false;
   return true;
 }
 
@@ -60,7 +62,8 @@ std::vector<std::size_t> Table::widths() const {
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     width[c] = std::max(columns_[c].min_width, header_ ? columns_[c].head.size() : 0);
     for (const auto& row : rows_)
-      width[c] = std::max(width[c], plain(row[c]) ? row[c].size() : display_width(io::detail::printable(row[c])));
+      width[c] = std::max(
+          width[c], plain(row[c]) ? row[c].size() : display_width(io::detail::printable(row[c])));
   }
   return width;
 }
@@ -88,9 +91,12 @@ std::string md_cell(const std::string& raw) {
   const std::string s = plain(raw) ? raw : io::detail::printable(raw);
   std::string out;
   for (const char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }

@@ -47,7 +47,8 @@ class Table {
   /// For output that streams (sweep): the head and one row at fixed `widths` (one per column),
   /// without holding rows.
   std::string head_line(const std::vector<std::size_t>& widths) const;
-  std::string row_line(const std::vector<std::string>& cells, const std::vector<std::size_t>& widths) const {
+  std::string row_line(const std::vector<std::string>& cells,
+                       const std::vector<std::size_t>& widths) const {
     return line(cells, widths);
   }
   /// Text under a row as render() prints it (control and bidi characters shown).
@@ -58,7 +59,8 @@ class Table {
   std::string markdown_head() const;
 
  private:
-  std::string line(const std::vector<std::string>& cells, const std::vector<std::size_t>& width) const;
+  std::string line(const std::vector<std::string>& cells,
+                   const std::vector<std::size_t>& width) const;
 
   std::vector<Column> columns_;
   bool header_;

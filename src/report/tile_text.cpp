@@ -4,6 +4,8 @@
 
 namespace tilefit::report {
 
-std::string tile_text(long long m, long long n, long long k) { return fmt::format("{}x{}x{}", m, n, k); }
+std::string tile_text(long long m, long long n, long long k) {
+  return fmt::format("{}x{}x{}", m, n, k);
+}
 
 }  // namespace tilefit::report

@@ -18,12 +18,12 @@ namespace {
 using device::DeviceInfo;
 
 /// GPU 0, or skip the test.
-#define REQUIRE_GPU(dev)                                                  \
-  const device::DeviceResult dev##_r = device::query_one(0);              \
-  if (!dev##_r) GTEST_SKIP() << "no GPU: " << dev##_r.error().message;    \
+#define REQUIRE_GPU(dev)                                               \
+  const device::DeviceResult dev##_r = device::query_one(0);           \
+  if (!dev##_r) GTEST_SKIP() << "no GPU: " << dev##_r.error().message; \
   const DeviceInfo& dev = *dev##_r
 
-#define REQUIRE_PROBE()                                                                \
+#define REQUIRE_PROBE() \
   if (!device::probe_available()) GTEST_SKIP() << device::probe_unavailable_reason()
 
 TEST(GpuDevice, EveryDeviceAnswersEveryAttribute) {
@@ -39,7 +39,8 @@ TEST(GpuDevice, EveryDeviceAnswersEveryAttribute) {
     EXPECT_GT(d.limits.max_ctas_per_sm, 0);
     EXPECT_GT(d.limits.regs_per_sm, 0);
     EXPECT_GT(d.limits.threads_per_sm, 0);
-    EXPECT_GE(d.driver_version, d.runtime_version) << "the static runtime needs a driver at least as new";
+    EXPECT_GE(d.driver_version, d.runtime_version)
+        << "the static runtime needs a driver at least as new";
   }
 }
 
@@ -98,10 +99,18 @@ TEST(GpuProbe, OccupancyAgreesWithTheModel) {
   REQUIRE_GPU(dev);
   REQUIRE_PROBE();
   const model::Limits& lim = dev.limits;
-  std::vector<model::Bytes> sizes = {0,     1024,  8192,  16 * 1024, 32 * 1024, 48 * 1024,
-                                     64 * 1024, 100 * 1024, lim.per_sm / 2 - lim.reserved_per_block,
+  std::vector<model::Bytes> sizes = {0,
+                                     1024,
+                                     8192,
+                                     16 * 1024,
+                                     32 * 1024,
+                                     48 * 1024,
+                                     64 * 1024,
+                                     100 * 1024,
+                                     lim.per_sm / 2 - lim.reserved_per_block,
                                      lim.per_sm / 2 - lim.reserved_per_block + 1024,
-                                     lim.optin_per_block, lim.optin_per_block + 1};
+                                     lim.optin_per_block,
+                                     lim.optin_per_block + 1};
   for (model::Bytes s : sizes) {
     if (s < 0) continue;
     auto occ = device::probe_occupancy(0, s);

@@ -29,8 +29,9 @@ struct Suggestion {
   model::KernelConfig config;        ///< the changed config (named "<name>~<rank>")
   std::vector<FieldChange> changes;  ///< what changed
   int distance = 0;
-  model::Result result;              ///< it fits
-  model::Bytes saved_bytes = 0;      ///< the original's bytes (or what its builder pick needs) minus these
+  model::Result result;  ///< it fits
+  model::Bytes saved_bytes =
+      0;  ///< the original's bytes (or what its builder pick needs) minus these
 };
 
 /// Whether `r` is a result suggest works on: does_not_fit, or invalid only because its explicit

@@ -25,8 +25,8 @@ struct SweepOptions {
   /// How much each listed result carries (full: diagnostics and breakdown, for JSON).
   model::Detail detail = model::Detail::verdict;
   SortKey sort = SortKey::none;
-  bool reverse = false;     ///< the other way round
-  std::uint64_t top = 0;    ///< with a sort: only the best `top` (0: all)
+  bool reverse = false;   ///< the other way round
+  std::uint64_t top = 0;  ///< with a sort: only the best `top` (0: all)
 };
 
 /// Receives the listed candidates.
@@ -49,7 +49,7 @@ class SweepSink {
 struct SweepTally {
   std::uint64_t candidates = 0;  ///< candidates × architectures evaluated
   std::uint64_t fits = 0, does_not_fit = 0, invalid = 0;
-  std::uint64_t listed = 0;      ///< candidates handed to the sink
+  std::uint64_t listed = 0;  ///< candidates handed to the sink
 };
 
 /// Sweeps `spaces`. Problems (a config whose target cannot be resolved) go to `problems`, once

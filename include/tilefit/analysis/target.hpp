@@ -76,8 +76,8 @@ struct Resolution {
   /// Diagnostics to put before (arch_overridden) and after (limits_from_device) the model's.
   std::vector<model::Diagnostic> before, after;
   std::optional<model::Diagnostic> why;  ///< Kind::mismatch: arch_mismatch
-  std::string field;    ///< Kind::input_error
-  std::string message;  ///< Kind::input_error, Kind::device_error
+  std::string field;                     ///< Kind::input_error
+  std::string message;                   ///< Kind::input_error, Kind::device_error
   /// The same for every config of the file (a tuned table's device_name; configs without "arch"
   /// and no GPU): reported once per file.
   bool file_level = false;
@@ -105,8 +105,8 @@ class TargetResolver {
   const device::DeviceSource& devices_;
   std::optional<Target> common_;
   std::optional<device::DeviceError> device_failure_;
-  std::optional<device::DeviceInfo> chosen_;    ///< --device N
-  std::optional<device::DeviceList> all_;       ///< asked once, when a rule needs it
+  std::optional<device::DeviceInfo> chosen_;  ///< --device N
+  std::optional<device::DeviceList> all_;     ///< asked once, when a rule needs it
 };
 
 }  // namespace tilefit::analysis

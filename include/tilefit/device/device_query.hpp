@@ -19,11 +19,11 @@ namespace tilefit::device {
 /// is the runtime's index, not the physical one).
 struct DeviceInfo {
   int index = 0;
-  std::string name;      ///< "NVIDIA H200"
-  int cc_major = 0;      ///< cudaDevAttrComputeCapabilityMajor
-  int cc_minor = 0;      ///< cudaDevAttrComputeCapabilityMinor
-  int sm_count = 0;      ///< cudaDevAttrMultiProcessorCount
-  model::Limits limits;  ///< every field from cudaDeviceGetAttribute; limits.sm = 10*major+minor
+  std::string name;         ///< "NVIDIA H200"
+  int cc_major = 0;         ///< cudaDevAttrComputeCapabilityMajor
+  int cc_minor = 0;         ///< cudaDevAttrComputeCapabilityMinor
+  int sm_count = 0;         ///< cudaDevAttrMultiProcessorCount
+  model::Limits limits;     ///< every field from cudaDeviceGetAttribute; limits.sm = 10*major+minor
   int driver_version = 0;   ///< cudaDriverGetVersion: 1000*major + 10*minor (13000 = 13.0)
   int runtime_version = 0;  ///< cudaRuntimeGetVersion, same encoding
   std::string pci_bus_id;   ///< "0000:19:00.0"; empty when the runtime could not tell
@@ -40,8 +40,8 @@ struct DeviceError {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : v_(std::move(value)) {}                // NOLINT(implicit)
-  Expected(DeviceError error) : v_(std::move(error)) {}      // NOLINT(implicit)
+  Expected(T value) : v_(std::move(value)) {}            // NOLINT(implicit)
+  Expected(DeviceError error) : v_(std::move(error)) {}  // NOLINT(implicit)
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   const T& value() const& { return std::get<0>(v_); }

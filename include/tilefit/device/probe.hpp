@@ -57,9 +57,9 @@ Expected<int> probe_occupancy(int device, model::Bytes dynamic_smem);
 struct Boundary {
   model::Bytes largest_launched = 0;
   model::Bytes first_refused = 0;
-  std::string refusal_error;   ///< CUDA error name at first_refused
-  std::string refused_by;      ///< which call refused it
-  int launches = 0;            ///< probe launches the search took
+  std::string refusal_error;  ///< CUDA error name at first_refused
+  std::string refused_by;     ///< which call refused it
+  int launches = 0;           ///< probe launches the search took
 };
 Expected<Boundary> probe_boundary(int device);
 

@@ -37,7 +37,7 @@ const ProbeSource& system_probe();
 /// at 1 MiB, 2 MiB, ... until one is refused (up to 1 GiB), then a binary search between the
 /// largest size that launched and the first refused: log2(1 MiB) = 20 more launches on any GPU
 /// that grants less than 1 MiB (22 in all). `device` names the GPU in the errors.
-Expected<Boundary> search_boundary(int device,
-                                   const std::function<Expected<ProbeOutcome>(model::Bytes)>& launch);
+Expected<Boundary> search_boundary(
+    int device, const std::function<Expected<ProbeOutcome>(model::Bytes)>& launch);
 
 }  // namespace tilefit::device

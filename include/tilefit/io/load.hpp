@@ -61,6 +61,7 @@ SpaceLoad load<SpaceLoad>(const Source& source);
 /// the parser alone makes sure the file cannot fail as a whole once configs were handed out; a
 /// file that might (a syntax error, too deep, too many configs, ...) and a tuned table are read
 /// whole first, exactly as load() reads them. The configs and errors are load()'s.
-std::vector<ConfigError> stream(const Source& source, const std::function<void(LoadedConfig&&)>& each);
+std::vector<ConfigError> stream(const Source& source,
+                                const std::function<void(LoadedConfig&&)>& each);
 
 }  // namespace tilefit::io

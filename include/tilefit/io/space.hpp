@@ -36,8 +36,8 @@ class ConfigSpace {
   };
 
   std::string file;
-  int index = 0;         ///< position in the file's configs array
-  std::string name;      ///< the config's name, or "#<index>"
+  int index = 0;     ///< position in the file's configs array
+  std::string name;  ///< the config's name, or "#<index>"
   bool arch_given = false;
 
   /// Number of candidates (the product of the axes' sizes; 1 without axes).
@@ -64,21 +64,21 @@ class ConfigSpace {
   friend class SpaceBuilder;
   /// How one independent axis sets its alternative on a config.
   struct Setter {
-    std::size_t axis;                            ///< index into axes_
-    std::vector<model::KernelConfig> decoded;    ///< the config with each alternative applied
+    std::size_t axis;                          ///< index into axes_
+    std::vector<model::KernelConfig> decoded;  ///< the config with each alternative applied
     void (*apply)(model::KernelConfig& to, const model::KernelConfig& from);
   };
   std::vector<Axis> axes_;
-  std::vector<std::uint64_t> stride_;            ///< candidate index weight of each axis
-  std::vector<std::size_t> coupled_;             ///< axes read together (their product is decoded)
-  std::vector<model::KernelConfig> combos_;      ///< one decoded config per coupled combination
+  std::vector<std::uint64_t> stride_;        ///< candidate index weight of each axis
+  std::vector<std::size_t> coupled_;         ///< axes read together (their product is decoded)
+  std::vector<model::KernelConfig> combos_;  ///< one decoded config per coupled combination
   std::vector<Setter> setters_;
   std::uint64_t size_ = 1;
 };
 
 struct SpaceLoad {
-  std::vector<ConfigSpace> spaces;   ///< the configs without errors, in file order
-  std::vector<ConfigError> errors;   ///< every error, in file order
+  std::vector<ConfigSpace> spaces;  ///< the configs without errors, in file order
+  std::vector<ConfigError> errors;  ///< every error, in file order
 };
 
 namespace detail {

@@ -33,27 +33,27 @@ enum class FieldKind {
   epilogue,          ///< a variant name or an epilogue object
   epilogue_variant,  ///< a variant name
   boolean,
-  stages,            ///< "auto" or an integer
-  stage_count,       ///< an integer (epilogue stages)
-  mma,               ///< an Mma
-  scale_type,        ///< ue4m3 or ue8m0
-  configs,           ///< the file's array of configs
+  stages,       ///< "auto" or an integer
+  stage_count,  ///< an integer (epilogue stages)
+  mma,          ///< an Mma
+  scale_type,   ///< ue4m3 or ue8m0
+  configs,      ///< the file's array of configs
   // ---- inference-engine FP8 kernels (issue 11) ----
-  launcher,          ///< vllm or sglang
-  engine_op,         ///< scaled_mm or blockwise_fp8
-  bias,              ///< none, row or column
-  scale_block,       ///< {"a": [m, k], "b": [n, k]}
+  launcher,     ///< vllm or sglang
+  engine_op,    ///< scaled_mm or blockwise_fp8
+  bias,         ///< none, row or column
+  scale_block,  ///< {"a": [m, k], "b": [n, k]}
   // ---- Triton kernels (issue 12) ----
-  integer,           ///< a positive integer (num_warps, group_m)
-  version,           ///< a version string ("3.6.0")
+  integer,  ///< a positive integer (num_warps, group_m)
+  version,  ///< a version string ("3.6.0")
 };
 
 /// Whose field it is: every kind's, or one kind of family's (that kind's dialect). The decoder
 /// refuses a field of another dialect ("applies only to CUTLASS kernels", "applies only to
 /// Triton kernels", "applies only to engine-built kernels") from these rows.
 enum class Dialect {
-  common,          ///< every config (name, arch, kernel, tile, dtype, d, stages, free text)
-  cutlass,         ///< CUTLASS kernels, plain or engine-built (model::FamilyKind::Cutlass, EngineCutlass)
+  common,   ///< every config (name, arch, kernel, tile, dtype, d, stages, free text)
+  cutlass,  ///< CUTLASS kernels, plain or engine-built (model::FamilyKind::Cutlass, EngineCutlass)
   engine_cutlass,  ///< engine-built CUTLASS kernels (model::FamilyKind::EngineCutlass)
   triton,          ///< Triton kernels (model::FamilyKind::Triton)
 };

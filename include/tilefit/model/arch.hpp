@@ -42,9 +42,9 @@ struct ClusterLimits {
 /// One row of the built-in architecture table.
 struct ArchInfo {
   Limits limits;
-  std::string_view examples;  ///< products with this compute capability
-  std::string_view source;    ///< where the numbers come from
-  ClusterLimits cluster = {}; ///< cluster sizes (1/1: no clusters)
+  std::string_view examples;   ///< products with this compute capability
+  std::string_view source;     ///< where the numbers come from
+  ClusterLimits cluster = {};  ///< cluster sizes (1/1: no clusters)
 };
 
 /// The cluster sizes of compute capability `sm` (1/1 for an unknown or pre-sm_90 one).

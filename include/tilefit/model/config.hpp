@@ -81,44 +81,44 @@ struct EpilogueSpec {
 /// (K-major), B "n" = column-major (K-major), C/D "t" = row-major, "n" = column-major.
 struct KernelConfig {
   std::string name;
-  int arch = 0;                         ///< 0: not given (take it from the target)
-  std::string family;                   ///< empty: infer from arch and types
-  long long m = 0, n = 0, k = 0;        ///< CTA tile (SM100: the MMA tile)
+  int arch = 0;                   ///< 0: not given (take it from the target)
+  std::string family;             ///< empty: infer from arch and types
+  long long m = 0, n = 0, k = 0;  ///< CTA tile (SM100: the MMA tile)
   std::array<int, 3> cluster{1, 1, 1};
   Operand a, b;
-  DType c = DType::BF16;                ///< Void: no C source
+  DType c = DType::BF16;  ///< Void: no C source
   DType d = DType::BF16;
   DType acc = DType::F32;
-  bool a_k_major = true;                ///< layout letter 0 == 't'
-  bool b_k_major = true;                ///< layout letter 1 == 'n'
-  bool cd_row_major = true;             ///< layout letter 2 == 't' (default)
+  bool a_k_major = true;     ///< layout letter 0 == 't'
+  bool b_k_major = true;     ///< layout letter 1 == 'n'
+  bool cd_row_major = true;  ///< layout letter 2 == 't' (default)
   Schedule schedule = Schedule::Auto;
   EpilogueSpec epilogue;
   bool grouped = false;
-  std::optional<int> stages;            ///< nullopt: auto (StageCountAutoCarveout)
+  std::optional<int> stages;  ///< nullopt: auto (StageCountAutoCarveout)
   Mma mma = Mma::Auto;
   std::optional<std::array<long long, 3>> warp;  ///< sm80_multistage warp tile
-  bool swap_ab = false;                 ///< TensorRT-LLM transposed MoE launch
+  bool swap_ab = false;                          ///< TensorRT-LLM transposed MoE launch
 
   // ---- inference-engine FP8 kernels (issue 11) -----------------------------------------------
   // A config with a launcher is modelled by the engine families (engine_fp8_sm*): the launcher
   // decides what the config does not say (C type, fusion tree, schedules, tile scheduler).
-  Launcher launcher = Launcher::None;   ///< None: not an engine-built kernel
+  Launcher launcher = Launcher::None;  ///< None: not an engine-built kernel
   EngineOp op = EngineOp::ScaledMm;
   Bias bias = Bias::None;
-  ScaleBlock scale_block;               ///< blockwise_fp8 only; as written (swap_ab swaps them for the kernel)
-  bool c_given = false;                 ///< `c` was written: it overrides the launcher's C
+  ScaleBlock scale_block;  ///< blockwise_fp8 only; as written (swap_ab swaps them for the kernel)
+  bool c_given = false;    ///< `c` was written: it overrides the launcher's C
 
   // ---- Triton kernels (triton_matmul, triton_fused_moe; issue 12) -------------------------
   // The tile is [BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K] (m, n, k); `stages` is num_stages
   // (nullopt: Triton's default); `a` = `b` = the dot's operand type (e4m3 for fp8_w8a8); `d` is
   // the C type (triton_matmul: what the epilogue converts and stores).
-  std::optional<int> num_warps;         ///< nullopt: Triton's default (4)
-  std::optional<long long> group_m;     ///< GROUP_SIZE_M: index arithmetic only
+  std::optional<int> num_warps;      ///< nullopt: Triton's default (4)
+  std::optional<long long> group_m;  ///< GROUP_SIZE_M: index arithmetic only
   /// vLLM's block_shape [block_n, block_k]: fp8_w8a8 block-wise scales (triton_fused_moe).
   std::optional<std::array<long long, 2>> block_shape;
-  bool fp8_w8a8 = false;                ///< triton_fused_moe dtype fp8_w8a8 (a = b = e4m3)
-  bool mul_routed_weight = false;       ///< vLLM's MUL_ROUTED_WEIGHT (the MoE's second GEMM)
+  bool fp8_w8a8 = false;           ///< triton_fused_moe dtype fp8_w8a8 (a = b = e4m3)
+  bool mul_routed_weight = false;  ///< vLLM's MUL_ROUTED_WEIGHT (the MoE's second GEMM)
   /// The Triton version the config was tuned with ("3.4.0"); empty when not given.
   std::string triton_version;
   /// A vLLM/SGLang tuned file's quantisation that is not modelled ("int8_w8a16"); empty: none.

@@ -32,10 +32,10 @@ namespace tilefit::model {
 
 /// How a kernel whose shared memory exceeds the limit fails.
 enum class Overflow {
-  RuntimeInitialize,    ///< compiles; cudaFuncSetAttribute fails in initialize() -> kErrorInternal
-  CompileStaticAssert,  ///< device-side static_assert "SMEM usage exceeded capacity" (SM100)
-  RuntimeRun2x,         ///< CUTLASS 2.x device::Gemm: cudaFuncSetAttribute fails in run()
-  TritonOutOfResources, ///< Triton raises OutOfResources when the kernel is loaded
+  RuntimeInitialize,     ///< compiles; cudaFuncSetAttribute fails in initialize() -> kErrorInternal
+  CompileStaticAssert,   ///< device-side static_assert "SMEM usage exceeded capacity" (SM100)
+  RuntimeRun2x,          ///< CUTLASS 2.x device::Gemm: cudaFuncSetAttribute fails in run()
+  TritonOutOfResources,  ///< Triton raises OutOfResources when the kernel is loaded
 };
 
 /// CUTLASS's automatic stage count, StageCountAutoCarveout<carveout>, as the collective

@@ -23,25 +23,25 @@ namespace tilefit::model {
 
 /// Where a byte of shared memory goes. The breakdown reports one entry per component.
 enum class Component : int {
-  A,                  ///< mainloop A stage buffers
-  B,                  ///< mainloop B stage buffers
-  SFA,                ///< scale factors of A (block-scaled)
-  SFB,                ///< scale factors of B (block-scaled)
-  MainloopBarriers,   ///< mainloop pipeline full/empty barriers (16 B per stage)
-  EpilogueC,          ///< epilogue C (source) stage buffers
-  EpilogueD,          ///< epilogue D (output) stage buffers
-  EpilogueCD,         ///< one buffer shared by C and D (ReuseSmemC)
-  Fusion,             ///< epilogue fusion storage (bias rows, scale-factor scratch, empty = 1 B)
-  ScaleRow,           ///< engine EVT: the per-channel scale row broadcast (float x tile N)
-  BiasRow,            ///< engine EVT: the bias row broadcast (D type x tile N)
-  EpilogueBarriers,   ///< epilogue load pipeline barriers (16 B per C stage)
-  KernelBarriers,     ///< load-order, math-WG-order, accumulator, TMEM barriers
-  Scheduler,          ///< tile-scheduler pipelines and responses
-  Tensormaps,         ///< TMA descriptors kept in shared memory (ptr-array kernels)
-  TmemPointer,        ///< SM100 TMEM base pointer
-  ScaleBuffers,       ///< Triton: block-scale buffers (fused_moe fp8 block-wise b_scale)
-  LayoutConversion,   ///< Triton: ttg.convert_layout scratch (the epilogue's, the scales')
-  Padding,            ///< alignment padding (between members and at struct ends)
+  A,                 ///< mainloop A stage buffers
+  B,                 ///< mainloop B stage buffers
+  SFA,               ///< scale factors of A (block-scaled)
+  SFB,               ///< scale factors of B (block-scaled)
+  MainloopBarriers,  ///< mainloop pipeline full/empty barriers (16 B per stage)
+  EpilogueC,         ///< epilogue C (source) stage buffers
+  EpilogueD,         ///< epilogue D (output) stage buffers
+  EpilogueCD,        ///< one buffer shared by C and D (ReuseSmemC)
+  Fusion,            ///< epilogue fusion storage (bias rows, scale-factor scratch, empty = 1 B)
+  ScaleRow,          ///< engine EVT: the per-channel scale row broadcast (float x tile N)
+  BiasRow,           ///< engine EVT: the bias row broadcast (D type x tile N)
+  EpilogueBarriers,  ///< epilogue load pipeline barriers (16 B per C stage)
+  KernelBarriers,    ///< load-order, math-WG-order, accumulator, TMEM barriers
+  Scheduler,         ///< tile-scheduler pipelines and responses
+  Tensormaps,        ///< TMA descriptors kept in shared memory (ptr-array kernels)
+  TmemPointer,       ///< SM100 TMEM base pointer
+  ScaleBuffers,      ///< Triton: block-scale buffers (fused_moe fp8 block-wise b_scale)
+  LayoutConversion,  ///< Triton: ttg.convert_layout scratch (the epilogue's, the scales')
+  Padding,           ///< alignment padding (between members and at struct ends)
   Count
 };
 
@@ -76,7 +76,9 @@ F leaf(Component c, Bytes size, Bytes align);
 template <>
 Field leaf<Field>(Component c, Bytes size, Bytes align);
 template <>
-inline Extent leaf<Extent>(Component, Bytes size, Bytes align) { return {size, align}; }
+inline Extent leaf<Extent>(Component, Bytes size, Bytes align) {
+  return {size, align};
+}
 
 /// `alignas(a)` on a member: alignment max(a, natural), size unchanged.
 Field with_align(Field f, Bytes a);
@@ -113,13 +115,19 @@ inline Extent make_union(std::initializer_list<Extent> members) {
 template <class F>
 F as(const Field& f);
 template <>
-inline Field as<Field>(const Field& f) { return f; }
+inline Field as<Field>(const Field& f) {
+  return f;
+}
 template <>
-inline Extent as<Extent>(const Field& f) { return {f.size, f.align}; }
+inline Extent as<Extent>(const Field& f) {
+  return {f.size, f.align};
+}
 
 /// An empty class as a data member: 1 byte, alignment 1, attributed to `c`.
 template <class F = Field>
-F empty_member(Component c) { return leaf<F>(c, 1, 1); }
+F empty_member(Component c) {
+  return leaf<F>(c, 1, 1);
+}
 
 /// `cute::array_aligned<T,N>` and `cute::ArrayEngine<T,N>` for byte-multiple T
 /// (cute/container/array_aligned.hpp:40, cute/tensor_impl.hpp:71-80):

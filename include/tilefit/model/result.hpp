@@ -20,25 +20,25 @@ std::string_view status_name(Status s);
 
 struct Result {
   std::string name;
-  std::string_view family;    ///< kernel family modelled (static storage); empty when none
+  std::string_view family;  ///< kernel family modelled (static storage); empty when none
   /// Why that family: given, inferred (a claim_* code), or why none was found (full detail).
   std::optional<Diagnostic> family_reason;
-  std::string kernel;         ///< CUTLASS schedule / kernel the config maps to (full detail only)
+  std::string kernel;  ///< CUTLASS schedule / kernel the config maps to (full detail only)
   int arch = 0;
   Status status = Status::Invalid;
   bool fits = false;
-  int stages = 0;             ///< what the kernel is built with (auto: the builder's pick)
+  int stages = 0;  ///< what the kernel is built with (auto: the builder's pick)
   bool auto_stages = true;
   StageParam stage_param = StageParam::CutlassStageCount;  ///< how the family spells stages
-  int max_stages = 0;         ///< largest count whose SharedStorage fits (0: none)
+  int max_stages = 0;                    ///< largest count whose SharedStorage fits (0: none)
   std::optional<Bytes> max_stages_smem;  ///< SharedStorage at max_stages
   std::optional<Bytes> smem_bytes;       ///< dynamic smem requested at `stages`
   Bytes limit_bytes = 0;
-  std::optional<Bytes> headroom_bytes;   ///< limit - smem (negative when over)
+  std::optional<Bytes> headroom_bytes;  ///< limit - smem (negative when over)
   int ctas_per_sm = 0;
-  std::optional<Field> breakdown;        ///< parts sum to smem_bytes (full detail only)
-  std::optional<Bytes> epilogue_smem;    ///< sizeof(CollectiveEpilogue::SharedStorage)
-  std::optional<Bytes> mainloop_smem;    ///< sizeof(CollectiveMainloop::SharedStorage)
+  std::optional<Field> breakdown;      ///< parts sum to smem_bytes (full detail only)
+  std::optional<Bytes> epilogue_smem;  ///< sizeof(CollectiveEpilogue::SharedStorage)
+  std::optional<Bytes> mainloop_smem;  ///< sizeof(CollectiveMainloop::SharedStorage)
   /// The epilogue tile the builder decided (epilogues that stage tiles in shared memory).
   std::optional<std::array<long long, 2>> epilogue_tile;
   /// Why it is invalid or does not fit, what fits instead, and what is worth knowing, in the

@@ -35,9 +35,9 @@ namespace tilefit::report {
 struct BudgetRecord {
   std::string name;
   int arch = 0;
-  std::string tile;                                          ///< "128x256x128"
+  std::string tile;                                              ///< "128x256x128"
   std::vector<std::pair<model::Component, model::Bytes>> parts;  ///< non-zero, in component order
-  std::optional<model::Bytes> smem;                          ///< unset: it cannot be built
+  std::optional<model::Bytes> smem;                              ///< unset: it cannot be built
   model::Bytes limit = 0;
   int stages = 0;
   bool auto_stages = false;

@@ -47,8 +47,9 @@ class CheckWriter : public analysis::CheckSink {
   /// the output failed.
   /// `bars`: with `breakdown`, the table also draws each config's budget as a one-line bar
   /// (report/budget_bar.hpp; for a terminal).
-  static std::unique_ptr<CheckWriter> make(Format format, bool breakdown, const analysis::CheckRun& head,
-                                           Emit emit, std::function<bool()> stopped = {}, bool bars = false);
+  static std::unique_ptr<CheckWriter> make(Format format, bool breakdown,
+                                           const analysis::CheckRun& head, Emit emit,
+                                           std::function<bool()> stopped = {}, bool bars = false);
   /// Writes what is held and the end of the document.
   virtual void finish(const analysis::Tally& tally) = 0;
   bool stopped() const override { return stopped_ && stopped_(); }

@@ -19,6 +19,7 @@ std::string_view csv_header();
 /// Appends one result row (ends with "\n"), the config as its JSON (io::config_json).
 void append_csv_row(std::string& out, const analysis::Entry& e);
 /// The same with the config's JSON given: as is when `quoted` (already a CSV field), else quoted.
-void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config, bool quoted);
+void append_csv_row(std::string& out, const analysis::Entry& e, std::string_view config,
+                    bool quoted);
 
 }  // namespace tilefit::report

@@ -19,7 +19,8 @@ class SweepWriter : public analysis::SweepSink {
  public:
   using Emit = std::function<void(std::string_view)>;
   /// `spaces` and `archs` (empty for one target) size the columns; `mode` is the target's mode.
-  static std::unique_ptr<SweepWriter> make(Format format, const std::vector<io::ConfigSpace>& spaces,
+  static std::unique_ptr<SweepWriter> make(Format format,
+                                           const std::vector<io::ConfigSpace>& spaces,
                                            const analysis::TargetRequest& request, Emit emit);
   /// Writes what is still buffered, the problems (JSON) and the summary.
   virtual void finish(const analysis::SweepTally& tally,

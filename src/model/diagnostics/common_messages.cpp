@@ -28,17 +28,19 @@ std::string unbudgeted_phrase(std::string_view id) {
       "after the pipelines";
   if (id == "sm100") return sm100;
   if (id == "sm100_grouped")
-    return sm100 + ", and 4 more copies of the epilogue's 256 B tensormaps (tensormaps[5]; the "
-                   "builder's 128·T·5 covers the mainloop descriptors only)";
+    return sm100 +
+           ", and 4 more copies of the epilogue's 256 B tensormaps (tensormaps[5]; the "
+           "builder's 128·T·5 covers the mainloop descriptors only)";
   return literal(id);
 }
 
 /// "the builder picks 3 stages but the kernel then needs " / "StageCount<3> needs ".
 std::string over_limit_head(const Phrase& x) {
-  const std::string what = x.on("builder_pick")
-                               ? "the builder picks " + x.v("stages") + " stages but the kernel then needs "
-                               : x.spelled("stages") + " needs ";
-  return what + x.B("smem_bytes") + " > " + x.B("limit_bytes") + " (over by " + x.B("over_bytes") + "): ";
+  const std::string what = x.on("builder_pick") ? "the builder picks " + x.v("stages") +
+                                                      " stages but the kernel then needs "
+                                                : x.spelled("stages") + " needs ";
+  return what + x.B("smem_bytes") + " > " + x.B("limit_bytes") + " (over by " + x.B("over_bytes") +
+         "): ";
 }
 
 }  // namespace
@@ -61,20 +63,24 @@ std::string over_limit(const Diagnostic& d) {
   std::string_view how;
   switch (d.code) {
     case Code::over_limit_static_assert:
-      how = "CUTLASS's device-side static_assert \"SMEM usage exceeded capacity\" rejects it at "
-            "compile time";
+      how =
+          "CUTLASS's device-side static_assert \"SMEM usage exceeded capacity\" rejects it at "
+          "compile time";
       break;
     case Code::over_limit_launch_2x:
-      how = "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails when the "
-            "2.x device::Gemm launches it (run() returns kErrorInternal)";
+      how =
+          "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails when the "
+          "2.x device::Gemm launches it (run() returns kErrorInternal)";
       break;
     case Code::over_limit_out_of_resources:
-      how = "it compiles, then Triton raises OutOfResources (\"out of resource: shared memory\") "
-            "when it loads the kernel, before launch";
+      how =
+          "it compiles, then Triton raises OutOfResources (\"out of resource: shared memory\") "
+          "when it loads the kernel, before launch";
       break;
     default:  // over_limit_initialize
-      how = "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails and "
-            "GemmUniversalAdapter::initialize() returns kErrorInternal";
+      how =
+          "it compiles, then cudaFuncSetAttribute(MaxDynamicSharedMemorySize) fails and "
+          "GemmUniversalAdapter::initialize() returns kErrorInternal";
   }
   return over_limit_head(Phrase(d)) + std::string(how);
 }
@@ -87,7 +93,8 @@ std::string over_limit_out_of_resources(const Diagnostic& d) { return over_limit
 std::string builder_budget_gap(const Diagnostic& d) {
   const Phrase x(d);
   std::string m = "the builder budgets " + x.B("budget_bytes") + " (epilogue carve-out " +
-                  x.v("carveout") + " + " + x.v("stages") + " x " + x.v("stage_bytes") + " per stage";
+                  x.v("carveout") + " + " + x.v("stages") + " x " + x.v("stage_bytes") +
+                  " per stage";
   if (x.n("reserved_bytes") > 0) m += " + " + x.v("reserved_bytes") + " reserved";
   m += ") against its " + x.B("capacity_bytes") + " constant, but the real SharedStorage is " +
        x.B("smem_bytes") + ": " + x.B("gap_bytes") + " it does not count";

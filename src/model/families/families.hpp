@@ -26,8 +26,8 @@ void finish(Plan& p, const State& state, Findings&& why) {
 /// arch: dense operands, no engine launcher (the engine families model those), and neither a
 /// warp tile nor the multistage schedule (both name a CUTLASS 2.x kernel).
 inline bool dense_3x_config(const KernelConfig& cfg) {
-  return !cfg.a.block_scaled() && !cfg.b.block_scaled() && cfg.launcher == Launcher::None && !cfg.warp &&
-         cfg.schedule != Schedule::Multistage;
+  return !cfg.a.block_scaled() && !cfg.b.block_scaled() && cfg.launcher == Launcher::None &&
+         !cfg.warp && cfg.schedule != Schedule::Multistage;
 }
 
 /// sm80_union_epilogue_larger, said only when the epilogue is the larger member of a CUTLASS 2.x
@@ -35,7 +35,8 @@ inline bool dense_3x_config(const KernelConfig& cfg) {
 inline void note_union_epilogue_larger(Findings& why, const Sizes& st) {
   if (st.epilogue_shared <= st.mainloop_shared) return;
   why.note([&] {
-    return diag(Code::sm80_union_epilogue_larger).bytes("mainloop_bytes", st.mainloop_shared)
+    return diag(Code::sm80_union_epilogue_larger)
+        .bytes("mainloop_bytes", st.mainloop_shared)
         .bytes("epilogue_bytes", st.epilogue_shared);
   });
 }

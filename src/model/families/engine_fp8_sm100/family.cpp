@@ -128,11 +128,15 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
 
     // ---- schedule and tiled MMA ------------------------------------------------------------
     const Schedule sch = cfg.schedule;
-    const bool sched_ok = sch == Schedule::Sm1 || sch == Schedule::Sm2 || (sch == Schedule::Auto && !blockwise);
+    const bool sched_ok =
+        sch == Schedule::Sm1 || sch == Schedule::Sm2 || (sch == Schedule::Auto && !blockwise);
     if (!sched_ok)
       why.reject([&] {
-        return diag(Code::engine_schedule).schedule("schedule", sch).arch("arch", cfg.arch)
-            .name("op", engine_op_name(cfg.op)).name("allowed", blockwise ? "1sm, 2sm" : "auto, 1sm, 2sm");
+        return diag(Code::engine_schedule)
+            .schedule("schedule", sch)
+            .arch("arch", cfg.arch)
+            .name("op", engine_op_name(cfg.op))
+            .name("allowed", blockwise ? "1sm, 2sm" : "auto, 1sm, 2sm");
       });
     const bool even_cluster_m = cfg.cluster[0] % 2 == 0;
     // The builders' is_2sm (sm100_umma_builder.inl:208-212, blockwise L302-306): a 2Sm schedule,
@@ -140,29 +144,38 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
     // (sm100_make_trivial_tiled_mma, sm100_common.inl:444-476): 2SM for a 2Sm schedule, or for
     // auto when the cluster M is even and tile M % 128 == 0, else 1SM.
     const bool builder_2sm = sch == Schedule::Sm2 || (sch == Schedule::Auto && even_cluster_m);
-    s.two_sm = sch == Schedule::Sm2 || (sch == Schedule::Auto && even_cluster_m && cfg.m % 128 == 0);
+    s.two_sm =
+        sch == Schedule::Sm2 || (sch == Schedule::Auto && even_cluster_m && cfg.m % 128 == 0);
     if (s.two_sm) {
       // sm100_make_2sm_trivial_tiled_mma (sm100_common.inl:375-379).
       if (cfg.m != 128 && cfg.m != 256)
         why.reject([&] { return diag(Code::sm100_2sm_tile_m).integer("tile_m", cfg.m); });
       if (cfg.n % 8 != 0 || cfg.n > 256)
-        why.reject([&] { return diag(Code::engine_sm100_tile_n).flag("two_sm", true).integer("tile_n", cfg.n); });
+        why.reject([&] {
+          return diag(Code::engine_sm100_tile_n).flag("two_sm", true).integer("tile_n", cfg.n);
+        });
       // static_assert "schedule + cluster mismatch" (2SM needs an even cluster M).
       if (!even_cluster_m)
-        why.reject([&] { return diag(Code::sm100_2sm_cluster).integer("cluster_m", cfg.cluster[0]); });
+        why.reject(
+            [&] { return diag(Code::sm100_2sm_cluster).integer("cluster_m", cfg.cluster[0]); });
     } else {
       // sm100_make_1sm_trivial_tiled_mma (sm100_common.inl:309-313): a 256-row tile on one SM
       // fails "Invalid TileShape_M.".
       if (cfg.m != 64 && cfg.m != 128)
         why.reject([&] { return diag(Code::sm100_1sm_tile_m).integer("tile_m", cfg.m); });
       if (cfg.n % 8 != 0 || cfg.n > 256)
-        why.reject([&] { return diag(Code::engine_sm100_tile_n).flag("two_sm", false).integer("tile_n", cfg.n); });
+        why.reject([&] {
+          return diag(Code::engine_sm100_tile_n).flag("two_sm", false).integer("tile_n", cfg.n);
+        });
     }
     // The f8f6f4 UMMA's K is 32 (cute/atom/mma_traits_sm100.hpp); the collective asserts the
     // tile is a whole number of instructions.
     if (cfg.k % 32 != 0)
       why.reject([&] {
-        return diag(Code::sm100_instr_k).integer("tile_k", cfg.k).integer("instr_k", 32).dtype("a", DType::E4M3);
+        return diag(Code::sm100_instr_k)
+            .integer("tile_k", cfg.k)
+            .integer("instr_k", 32)
+            .dtype("a", DType::E4M3);
       });
     if (blockwise) engine_scale_block_checks(cfg, why);
     const ScaleGranularity g = engine_scale_granularity(cfg);
@@ -180,7 +193,8 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
     //   (is_2sm || MMA M > 64) ? 128·512 / (CtaM·N) : (512 / N)·2
     // capped at 4 by the dense builder only; SchedulerPipelineStageCount = 2 (dense, L282) or
     // Acc + 1 (blockwise, L365).
-    const long long acc = (builder_2sm || cfg.m > 64) ? (128LL * 512) / (s.a_m * cfg.n) : (512 / cfg.n) * 2;
+    const long long acc =
+        (builder_2sm || cfg.m > 64) ? (128LL * 512) / (s.a_m * cfg.n) : (512 / cfg.n) * 2;
     s.acc_stages = static_cast<int>(blockwise ? acc : std::min<long long>(4, acc));
     s.sched_stages = blockwise ? s.acc_stages + 1 : 2;
     if (s.acc_stages <= 0) {
@@ -192,10 +206,13 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
     // ---- epilogue --------------------------------------------------------------------------
     KernelConfig r = engine_resolved(cfg);
     const EpilogueVariant v = cfg.epilogue.variant;
-    const bool v_ok = v == EpilogueVariant::Auto || v == EpilogueVariant::Tma || v == EpilogueVariant::NoSmem;
+    const bool v_ok =
+        v == EpilogueVariant::Auto || v == EpilogueVariant::Tma || v == EpilogueVariant::NoSmem;
     if (!v_ok)
       why.reject([&] {
-        return diag(Code::engine_epilogue_variant).epilogue("epilogue", v).arch("arch", cfg.arch)
+        return diag(Code::engine_epilogue_variant)
+            .epilogue("epilogue", v)
+            .arch("arch", cfg.arch)
             .name("allowed", "auto, tma, nosmem");
       });
     // Blockwise: the engines name TmaWarpSpecialized{1,2}Sm (or the no-smem one), which follows
@@ -232,7 +249,8 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
       //   ru(CtaM·K + Bn·K + 4·(M/gM)·(K/gK) + 4·(N/gN)·(K/gK), 128) + 16 (AB pipe) + 16 (SF pipe)
       // with the scale counts of the MMA tile (BlockTileScale_*, L401-405).
       const Bytes scales = 4 * (cfg.m / g.m) * (cfg.k / g.k) + 4 * (cfg.n / g.n) * (cfg.k / g.k);
-      p.rule.stage_bytes = round_up(s.a_m * cfg.k + s.b_n * cfg.k + scales, 128) + 2 * kOneStageBarrierBytes;
+      p.rule.stage_bytes =
+          round_up(s.a_m * cfg.k + s.b_n * cfg.k + scales, 128) + 2 * kOneStageBarrierBytes;
     } else {
       // sm100_compute_stage_count_or_override (sm100_umma_builder.inl:84-99):
       //   CtaM·K + Bn·K + sizeof(PipelineTmaUmmaAsync<1>::SharedStorage)
@@ -247,9 +265,10 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
     if (explain) {
       const char* sm = s.two_sm ? "2Sm" : "1Sm";
       p.kernel = engine_entry_point(cfg) + ": " +
-                 (blockwise ? std::string("KernelTmaWarpSpecializedBlockwise") + sm + "Sm100 (scale granularity " +
-                                  num(g.m) + "x" + num(g.n) + "x" + num(g.k) + ", Acc " + num(s.acc_stages) +
-                                  ", scheduler stages " + num(s.sched_stages) + ")"
+                 (blockwise ? std::string("KernelTmaWarpSpecializedBlockwise") + sm +
+                                  "Sm100 (scale granularity " + num(g.m) + "x" + num(g.n) + "x" +
+                                  num(g.k) + ", Acc " + num(s.acc_stages) + ", scheduler stages " +
+                                  num(s.sched_stages) + ")"
                             : std::string("KernelTmaWarpSpecialized") + sm + "Sm100 (" +
                                   (sch == Schedule::Auto ? "KernelScheduleAuto, " : "") + "Acc " +
                                   num(s.acc_stages) + ")");

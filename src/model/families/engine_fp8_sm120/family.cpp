@@ -65,7 +65,9 @@ class EngineFp8Sm120 final : public EngineFamily<Sm120Family<EngineFp8Sm120>> {
     const EpilogueVariant v = cfg.epilogue.variant;
     if (v != EpilogueVariant::Auto && v != EpilogueVariant::Tma && v != EpilogueVariant::NoSmem)
       why.reject([&] {
-        return diag(Code::engine_epilogue_variant).epilogue("epilogue", v).arch("arch", cfg.arch)
+        return diag(Code::engine_epilogue_variant)
+            .epilogue("epilogue", v)
+            .arch("arch", cfg.arch)
             .name("allowed", "auto, tma");
       });
     const ScaleGranularity g = engine_scale_granularity(cfg);
@@ -81,13 +83,16 @@ class EngineFp8Sm120 final : public EngineFamily<Sm120Family<EngineFp8Sm120>> {
     // CollectiveBuilder<Sm120, OpClassTensorOp, PerSmTileShape, ..., EpilogueTileAuto, ...>),
     // so there `epilogue.tile` names that CTA tile.
     KernelConfig r = engine_resolved(cfg);
-    const bool per_sm_tile = blockwise && cfg.launcher == Launcher::Sglang && cfg.epilogue.tile.has_value();
+    const bool per_sm_tile =
+        blockwise && cfg.launcher == Launcher::Sglang && cfg.epilogue.tile.has_value();
     if (per_sm_tile) {
       r.m = (*cfg.epilogue.tile)[0];
       r.n = (*cfg.epilogue.tile)[1];
       r.epilogue.tile.reset();
       why.note([&] {
-        return diag(Code::engine_sm120_epilogue_cta_tile).integer("epilogue_cta_m", r.m).integer("epilogue_cta_n", r.n);
+        return diag(Code::engine_sm120_epilogue_cta_tile)
+            .integer("epilogue_cta_m", r.m)
+            .integer("epilogue_cta_n", r.n);
       });
     }
     Sm120Layout state;
@@ -109,8 +114,8 @@ class EngineFp8Sm120 final : public EngineFamily<Sm120Family<EngineFp8Sm120>> {
       state.block_scaled = true;
       state.sfa_per_stage = 4 * (cfg.m / g.m);
       state.sfb_per_stage = 4 * (cfg.n / g.n);
-      p.rule.stage_bytes = cfg.m * cfg.k + cfg.n * cfg.k + state.sfa_per_stage + state.sfb_per_stage +
-                           kOneStageBarrierBytes;
+      p.rule.stage_bytes = cfg.m * cfg.k + cfg.n * cfg.k + state.sfa_per_stage +
+                           state.sfb_per_stage + kOneStageBarrierBytes;
     } else {
       // sm100_compute_stage_count_or_override on 101376 (sm120_mma_builder.inl:127-132):
       //   stage = M·K + N·K + 16
@@ -125,16 +130,17 @@ class EngineFp8Sm120 final : public EngineFamily<Sm120Family<EngineFp8Sm120>> {
     if (explain) {
       const EpilogueStorage& e = state.epilogue;
       const std::string sched = state.pingpong ? "Pingpong" : "Cooperative";
-      p.kernel = engine_entry_point(cfg) + ": " +
-                 (blockwise ? "KernelTmaWarpSpecializedBlockwise" + sched + "Sm120 (scale granularity " +
-                                  num(g.m) + "x" + num(g.n) + "x" + num(g.k) + ")"
-                            : "KernelTmaWarpSpecialized" + sched + "Sm120 (F8F6F4)") +
-                 (cfg.schedule == Schedule::Auto ? " from KernelScheduleAuto" : "") +
-                 "; Sm120TmaWarpSpecialized epilogue " + num(e.epi_m) + "x" + num(e.epi_n) +
-                 (per_sm_tile ? " on a " + num(r.m) + "x" + num(r.n) + " PerSmTileShape" : "") +
-                 ", StagesC " + num(e.stages_c) + ", StagesD " + num(e.stages_d) +
-                 (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", C " + std::string(dtype_name(r.c)) +
-                 ", " + engine_fusion_text(cfg, r.n);
+      p.kernel =
+          engine_entry_point(cfg) + ": " +
+          (blockwise ? "KernelTmaWarpSpecializedBlockwise" + sched + "Sm120 (scale granularity " +
+                           num(g.m) + "x" + num(g.n) + "x" + num(g.k) + ")"
+                     : "KernelTmaWarpSpecialized" + sched + "Sm120 (F8F6F4)") +
+          (cfg.schedule == Schedule::Auto ? " from KernelScheduleAuto" : "") +
+          "; Sm120TmaWarpSpecialized epilogue " + num(e.epi_m) + "x" + num(e.epi_n) +
+          (per_sm_tile ? " on a " + num(r.m) + "x" + num(r.n) + " PerSmTileShape" : "") +
+          ", StagesC " + num(e.stages_c) + ", StagesD " + num(e.stages_d) +
+          (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", C " + std::string(dtype_name(r.c)) + ", " +
+          engine_fusion_text(cfg, r.n);
     }
     finish(p, state, std::move(why));
     return p;

@@ -82,20 +82,25 @@ class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm8
 
     if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Multistage)
       why.reject([&] {
-        return diag(Code::engine_schedule).schedule("schedule", cfg.schedule).arch("arch", cfg.arch)
-            .name("op", engine_op_name(cfg.op)).name("allowed", "multistage");
+        return diag(Code::engine_schedule)
+            .schedule("schedule", cfg.schedule)
+            .arch("arch", cfg.arch)
+            .name("op", engine_op_name(cfg.op))
+            .name("allowed", "multistage");
       });
     // The engines' 2.x dispatch tables name both the warp tile and the stage count
     // (scaled_mm_c2x_sm89_fp8_dispatch.cuh: sm89_fp8_config_*; fp8_gemm_kernel.cu: sm89_fp8_dispatch_bias).
     if (!cfg.warp || !cfg.stages)
       why.reject([&] {
-        return diag(Code::engine_sm89_warp_and_stages).flag("warp", cfg.warp.has_value())
+        return diag(Code::engine_sm89_warp_and_stages)
+            .flag("warp", cfg.warp.has_value())
             .flag("stages", cfg.stages.has_value());
       });
     if (cfg.swap_ab) why.reject([] { return diag(Code::engine_sm89_swap_ab); });
-    if (cfg.cluster != std::array<int, 3>{1, 1, 1}) why.reject([] { return diag(Code::sm80_cluster); });
-    if (cfg.epilogue.variant != EpilogueVariant::Auto || cfg.epilogue.tile || cfg.epilogue.stages_c ||
-        cfg.epilogue.stages_d)
+    if (cfg.cluster != std::array<int, 3>{1, 1, 1})
+      why.reject([] { return diag(Code::sm80_cluster); });
+    if (cfg.epilogue.variant != EpilogueVariant::Auto || cfg.epilogue.tile ||
+        cfg.epilogue.stages_c || cfg.epilogue.stages_d)
       why.reject([] { return diag(Code::sm80_epilogue); });
     const DType c = engine_c_type(cfg);
     if (c == DType::Void) why.reject([] { return diag(Code::engine_sm89_void_c); });
@@ -112,9 +117,15 @@ class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm8
     }
     if (M % wm != 0 || N % wn != 0 || K % wk != 0) {
       why.reject([&] {
-        return diag(Code::sm80_tile_not_divisible_by_warp).integer("tile_m", M).integer("tile_n", N)
-            .integer("tile_k", K).integer("warp_m", wm).integer("warp_n", wn).integer("warp_k", wk)
-            .flag("in_k_only", M % wm == 0 && N % wn == 0).flag("default_warp", false);
+        return diag(Code::sm80_tile_not_divisible_by_warp)
+            .integer("tile_m", M)
+            .integer("tile_n", N)
+            .integer("tile_k", K)
+            .integer("warp_m", wm)
+            .integer("warp_n", wn)
+            .integer("warp_k", wk)
+            .flag("in_k_only", M % wm == 0 && N % wn == 0)
+            .flag("default_warp", false);
       });
       p.sizes_known = false;
       p.take(std::move(why));
@@ -125,13 +136,20 @@ class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm8
     const long long iters = wk / kInstrK;
     if (wk % kInstrK != 0 || iters < 2 || iters % 2 != 0)
       why.reject([&] {
-        return diag(Code::sm80_warp_k_iterations).integer("warp_k", wk).integer("iterations", iters)
+        return diag(Code::sm80_warp_k_iterations)
+            .integer("warp_k", wk)
+            .integer("iterations", iters)
             .integer("instr_k", kInstrK);
       });
     if (wm % kInstrM != 0 || wn % kInstrN != 0)
       why.reject([&] {
-        return diag(Code::sm80_warp_tile_instruction).integer("warp_m", wm).integer("warp_n", wn)
-            .integer("warp_k", wk).integer("instr_m", kInstrM).integer("instr_n", kInstrN).integer("instr_k", kInstrK);
+        return diag(Code::sm80_warp_tile_instruction)
+            .integer("warp_m", wm)
+            .integer("warp_n", wn)
+            .integer("warp_k", wk)
+            .integer("instr_m", kInstrM)
+            .integer("instr_n", kInstrN)
+            .integer("instr_k", kInstrK);
       });
     Sm89EngineLayout s;
     s.m = M;
@@ -142,19 +160,23 @@ class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm8
     s.partitions_k = K / wk;
     s.warp_n = wn;
     const long long threads = 32 * s.warps_m * s.warps_n * s.partitions_k;
-    if (threads > 1024) why.reject([&] { return diag(Code::sm80_too_many_threads).integer("threads", threads); });
+    if (threads > 1024)
+      why.reject([&] { return diag(Code::sm80_too_many_threads).integer("threads", threads); });
     // The base epilogue's output op is LinearCombination<ElementC, AlignmentC>: vLLM float with 4
     // per access, SGLang (and an explicit c) 128 / bits(C) per access.
     const int c_bits = bits(c) > 0 ? bits(c) : 32;
     const int c_per_access = 128 / c_bits;
     s.fragments_per_iteration =
-        s.partitions_k == 1 ? default_fragments_per_iteration(c == DType::Void ? DType::F32 : c, DType::F32, c_per_access) : 1;
+        s.partitions_k == 1 ? default_fragments_per_iteration(c == DType::Void ? DType::F32 : c,
+                                                              DType::F32, c_per_access)
+                            : 1;
 
     if (explain) {
       p.kernel = engine_entry_point(cfg) + ": CUTLASS 2.x DefaultGemmWithVisitor (" + num(M) + "x" +
                  num(N) + "x" + num(K) + " / warp " + num(wm) + "x" + num(wn) + "x" + num(wk) +
                  ", m16n8k32, " + num(p.stages) + " stages, " +
-                 (cfg.launcher == Launcher::Vllm ? "ThreadblockSwizzleStreamK" : "GemmIdentityThreadblockSwizzle") +
+                 (cfg.launcher == Launcher::Vllm ? "ThreadblockSwizzleStreamK"
+                                                 : "GemmIdentityThreadblockSwizzle") +
                  "); EpilogueWithVisitorCallbacks, ElementC " + std::string(dtype_name(c)) + " x" +
                  num(c_per_access) + " per access, " + num(s.fragments_per_iteration) +
                  " fragment(s) per iteration; every visitor node's storage is empty";

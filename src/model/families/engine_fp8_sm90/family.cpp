@@ -35,7 +35,7 @@ namespace {
 struct Sm90EngineLayout {
   EpilogueStorage epilogue;
   bool pingpong = false;
-  bool basic = false;      ///< the basic, non-persistent `ws` kernel (tensors in a union)
+  bool basic = false;  ///< the basic, non-persistent `ws` kernel (tensors in a union)
   bool blockwise = false;
   long long sfa = 0, sfb = 0;  ///< blockwise: scale floats per stage (SmemLayoutAtomSFA/SFB)
 };
@@ -116,8 +116,11 @@ class EngineFp8Sm90 final : public EngineFamily<LaidOutFamily<EngineFp8Sm90, Sm9
         why.reject([] { return diag(Code::engine_sm90_blockwise_ws); });
       else
         why.reject([&] {
-          return diag(Code::engine_schedule).schedule("schedule", sch).arch("arch", cfg.arch)
-              .name("op", engine_op_name(cfg.op)).name("allowed", blockwise ? "pingpong, cooperative" : "ws, pingpong, cooperative");
+          return diag(Code::engine_schedule)
+              .schedule("schedule", sch)
+              .arch("arch", cfg.arch)
+              .name("op", engine_op_name(cfg.op))
+              .name("allowed", blockwise ? "pingpong, cooperative" : "ws, pingpong, cooperative");
         });
     }
     const bool cooperative = sch == Schedule::Cooperative;
@@ -130,7 +133,9 @@ class EngineFp8Sm90 final : public EngineFamily<LaidOutFamily<EngineFp8Sm90, Sm9
     const EpilogueVariant v = cfg.epilogue.variant;
     if (v != EpilogueVariant::Auto && v != EpilogueVariant::Tma)
       why.reject([&] {
-        return diag(Code::engine_epilogue_variant).epilogue("epilogue", v).arch("arch", cfg.arch)
+        return diag(Code::engine_epilogue_variant)
+            .epilogue("epilogue", v)
+            .arch("arch", cfg.arch)
             .name("allowed", "auto (= tma), tma");
       });
     if (cfg.m <= 0 || cfg.n <= 0 || cfg.k <= 0) {
@@ -150,20 +155,24 @@ class EngineFp8Sm90 final : public EngineFamily<LaidOutFamily<EngineFp8Sm90, Sm9
       // Only StageCountAutoCarveout has a compute_stage_count_with_blockwise_scale overload
       // (sm90_gmma_builder.inl:87-107; called at L1154): an explicit count does not compile.
       if (cfg.stages) {
-        why.reject([&] { return diag(Code::engine_sm90_blockwise_stages).integer("stages", *cfg.stages); });
+        why.reject([&] {
+          return diag(Code::engine_sm90_blockwise_stages).integer("stages", *cfg.stages);
+        });
         p.sizes_known = false;
       }
       // NumSplitsM = M / 128; static_assert(NumSplitsM{} == 1 || NumSplitsM{} == 2)
       // (sm90_mma_tma_gmma_ss_warpspecialized_fp8_blockwise_scaling.hpp:208-209).
       if (cfg.m / 128 != 1 && cfg.m / 128 != 2)
-        why.reject([&] { return diag(Code::engine_sm90_blockwise_tile_m).integer("tile_m", cfg.m); });
+        why.reject(
+            [&] { return diag(Code::engine_sm90_blockwise_tile_m).integer("tile_m", cfg.m); });
       engine_scale_block_checks(cfg, why);
       state.sfa = ceil_div(cfg.m, g.m) * ceil_div(cfg.k, g.k);
       state.sfb = ceil_div(cfg.n, g.n) * ceil_div(cfg.k, g.k);
     }
     // Device-side static_assert in the cooperative kernel's operator() (sizes still exist).
     if (cooperative && cfg.m < 128)
-      why.reject_kernel([&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
+      why.reject_kernel(
+          [&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
     if (cfg.m % 64 != 0)
       why.reject([&] { return diag(Code::sm90_tile_m_multiple_of_64).integer("tile_m", cfg.m); });
 

@@ -41,13 +41,13 @@ enum class Instr { Dense, Mxf8f6f4, Mxf4Nvf4 };
 struct Decision {
   bool block_scaled = false;
   Instr instr = Instr::Dense;
-  bool two_sm = false;          ///< the tiled MMA is 2SM (AtomThrID size 2)
-  int a_bits = 0, b_bits = 0;   ///< smem allocation bits of A and B
-  long long a_m = 0, b_n = 0;   ///< per-CTA BlockTileA_M and BlockTileB_N
+  bool two_sm = false;                 ///< the tiled MMA is 2SM (AtomThrID size 2)
+  int a_bits = 0, b_bits = 0;          ///< smem allocation bits of A and B
+  long long a_m = 0, b_n = 0;          ///< per-CTA BlockTileA_M and BlockTileB_N
   Bytes sfa_stage = 0, sfb_stage = 0;  ///< scale-factor bytes per stage (block-scaled)
-  int acc_stages = 0;           ///< AccumulatorPipelineStageCount
-  int sched_stages = 0;         ///< SchedulerPipelineStageCount
-  int tensormaps = 2;           ///< mainloop TMA descriptors (2 dense, 4 block-scaled)
+  int acc_stages = 0;                  ///< AccumulatorPipelineStageCount
+  int sched_stages = 0;                ///< SchedulerPipelineStageCount
+  int tensormaps = 2;                  ///< mainloop TMA descriptors (2 dense, 4 block-scaled)
   Sm100Epilogue epi;
 };
 
@@ -88,7 +88,8 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
   auto reject = [&](auto&& make) { why.reject(make); };
 
   // ---- schedule and operands -------------------------------------------------------------
-  if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Sm1 && cfg.schedule != Schedule::Sm2)
+  if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Sm1 &&
+      cfg.schedule != Schedule::Sm2)
     reject([&] { return diag(Code::sm100_schedule).schedule("schedule", cfg.schedule); });
   if (cfg.warp) reject([] { return diag(Code::warp_tile_sm80_only); });
   if (cfg.swap_ab) reject([] { return diag(Code::swap_ab_sm120_moe_only); });
@@ -106,9 +107,12 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
     // ---- block-scaled: sm100_blockscaled_umma_builder.inl + sm1xx_common.inl -------------
     d.tensormaps = 4;
     if (!cfg.a.block_scaled() || !cfg.b.block_scaled())
-      reject([&] { return diag(Code::sm100_blockscaled_both_operands).operand("a", cfg.a).operand("b", cfg.b); });
+      reject([&] {
+        return diag(Code::sm100_blockscaled_both_operands).operand("a", cfg.a).operand("b", cfg.b);
+      });
     if (cfg.a.sf != cfg.b.sf) reject([] { return diag(Code::sm100_blockscaled_sf_type_mismatch); });
-    if (cfg.a.sf_vec != cfg.b.sf_vec) reject([] { return diag(Code::sm100_blockscaled_sf_vec_mismatch); });
+    if (cfg.a.sf_vec != cfg.b.sf_vec)
+      reject([] { return diag(Code::sm100_blockscaled_sf_vec_mismatch); });
     const int vs = std::max(cfg.a.sf_vec, cfg.b.sf_vec);
     const int ab = bits(cfg.a.elem), bb = bits(cfg.b.elem);
     auto f468 = [](int x) { return x == 4 || x == 6 || x == 8; };
@@ -132,12 +136,9 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
       if (cfg.a.sf != DType::UE8M0 || vs != 32)
         reject([] { return diag(Code::sm100_mxf8f6f4_scale_factors); });
     } else {
-      if (ab != 4 || bb != 4)
-        reject([] { return diag(Code::sm100_mxf4_fp4_only); });
-      if (!cfg.a_k_major || !cfg.b_k_major)
-        reject([] { return diag(Code::sm100_mxf4_k_major); });
-      if (vs != 16 && vs != 32)
-        reject([] { return diag(Code::sm100_mxf4_sf_vec); });
+      if (ab != 4 || bb != 4) reject([] { return diag(Code::sm100_mxf4_fp4_only); });
+      if (!cfg.a_k_major || !cfg.b_k_major) reject([] { return diag(Code::sm100_mxf4_k_major); });
+      if (vs != 16 && vs != 32) reject([] { return diag(Code::sm100_mxf4_sf_vec); });
     }
     // 1SM/2SM (is_2sm, sm1xx_common.inl:692-726).
     if (cfg.schedule == Schedule::Sm2) {
@@ -151,7 +152,11 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
     }
     // Tiled MMA (sm100_common.inl:824-832, 885-893).
     if (d.two_sm ? cfg.m != 256 : cfg.m != 128)
-      reject([&] { return diag(Code::sm100_blockscaled_tile_m).flag("two_sm", d.two_sm).integer("tile_m", cfg.m); });
+      reject([&] {
+        return diag(Code::sm100_blockscaled_tile_m)
+            .flag("two_sm", d.two_sm)
+            .integer("tile_m", cfg.m);
+      });
     if (cfg.n != 64 && cfg.n != 128 && cfg.n != 192 && cfg.n != 256)
       reject([&] { return diag(Code::sm100_blockscaled_tile_n).integer("tile_n", cfg.n); });
     // Instruction K: 32 (MXF8F6F4) or 64 (MXF4/NVF4) (mma_traits_sm100.hpp:2547-2548, 3310-3311);
@@ -159,9 +164,17 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
     // (sm100_blockscaled_mma_warpspecialized.hpp:124; dense: sm100_mma_warpspecialized.hpp:119).
     const int instr_k = d.instr == Instr::Mxf8f6f4 ? 32 : 64;
     if (cfg.k % instr_k != 0)
-      reject([&] { return diag(Code::sm100_blockscaled_instr_k).integer("tile_k", cfg.k).integer("instr_k", instr_k); });
+      reject([&] {
+        return diag(Code::sm100_blockscaled_instr_k)
+            .integer("tile_k", cfg.k)
+            .integer("instr_k", instr_k);
+      });
     if (vs > 0 && cfg.k % (4LL * vs) != 0)
-      reject([&] { return diag(Code::sm100_blockscaled_sf_k).integer("tile_k", cfg.k).integer("k_multiple", 4LL * vs); });
+      reject([&] {
+        return diag(Code::sm100_blockscaled_sf_k)
+            .integer("tile_k", cfg.k)
+            .integer("k_multiple", 4LL * vs);
+      });
 
     // Smem element (sm100_blockscaled_umma_builder.inl:176-177): MXF8F6F4 -> uint8_t, MXF4/NVF4
     // -> the 4-bit MMA type (packed, array_subbyte).
@@ -185,13 +198,15 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
     if (why.keep()) {
       const char* variant = d.instr == Instr::Mxf8f6f4 ? "Mxf8f6f4" : (vs == 16 ? "Nvf4" : "Mxf4");
       kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
-                                         : "KernelTmaWarpSpecialized") +
-                 (d.two_sm ? "2Sm" : "1Sm") + variant + "Sm100";
+                                       : "KernelTmaWarpSpecialized") +
+               (d.two_sm ? "2Sm" : "1Sm") + variant + "Sm100";
     }
   } else {
     // ---- dense: sm100_umma_builder.inl -----------------------------------------------------
     if (!dense_type_ok(cfg.a.elem, cfg.b.elem))
-      reject([&] { return diag(Code::sm100_dense_types).dtype("a", cfg.a.elem).dtype("b", cfg.b.elem); });
+      reject([&] {
+        return diag(Code::sm100_dense_types).dtype("a", cfg.a.elem).dtype("b", cfg.b.elem);
+      });
     if (cfg.mma == Mma::Nvf4) reject([] { return diag(Code::mma_nvf4_is_block_scaled); });
     // Tiled MMA (sm100_common.inl:444-476): explicit 2SM / 1SM; auto -> 2SM when the static
     // cluster M is even and tile M % 128 == 0.
@@ -212,20 +227,24 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
         reject([&] { return diag(Code::sm100_2sm_tile_m).integer("tile_m", cfg.m); });
       const long long nq = is_s8 ? 32 : 16;
       if (cfg.n % nq != 0 || cfg.n < nq || cfg.n > 256)
-        reject([&] { return diag(Code::sm100_2sm_tile_n).integer("tile_n", cfg.n).integer("n_multiple", nq); });
+        reject([&] {
+          return diag(Code::sm100_2sm_tile_n).integer("tile_n", cfg.n).integer("n_multiple", nq);
+        });
     } else {
       // sm100_common.inl:306-313; S8 1SM: N == 8 or N % 16 (mma_sm100_umma.hpp:972).
       if (cfg.m != 64 && cfg.m != 128)
         reject([&] { return diag(Code::sm100_1sm_tile_m).integer("tile_m", cfg.m); });
       const bool n_ok = is_s8 ? (cfg.n == 8 || (cfg.n % 16 == 0 && cfg.n >= 16 && cfg.n <= 256))
                               : (cfg.n % 8 == 0 && cfg.n <= 256);
-      if (!n_ok)
-        reject([&] { return diag(Code::sm100_1sm_tile_n).integer("tile_n", cfg.n); });
+      if (!n_ok) reject([&] { return diag(Code::sm100_1sm_tile_n).integer("tile_n", cfg.n); });
     }
     const int instr_k = dense_instr_k(cfg.a.elem);
     if (cfg.k % instr_k != 0)
       reject([&] {
-        return diag(Code::sm100_instr_k).integer("tile_k", cfg.k).integer("instr_k", instr_k).dtype("a", cfg.a.elem);
+        return diag(Code::sm100_instr_k)
+            .integer("tile_k", cfg.k)
+            .integer("instr_k", instr_k)
+            .dtype("a", cfg.a.elem);
       });
     d.a_bits = dense_alloc_bits(cfg.a.elem);
     d.b_bits = dense_alloc_bits(cfg.b.elem);
@@ -236,16 +255,15 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
     // AccumulatorPipelineStageCount (L260-268):
     //   min(4, (is_2sm || MMA atom M > 64) ? 128·512 / (CtaM·CtaN) : (512 / CtaN)·2)
     const long long cta_m = d.two_sm ? cfg.m / 2 : cfg.m;
-    const long long acc = cta_m <= 0                     ? 0
+    const long long acc = cta_m <= 0                    ? 0
                           : (builder_2sm || cfg.m > 64) ? (128LL * 512) / (cta_m * cfg.n)
                                                         : (512 / cfg.n) * 2;
     d.acc_stages = static_cast<int>(std::min<long long>(4, acc));
-    if (d.acc_stages <= 0)
-      reject([] { return diag(Code::sm100_accumulator_stages); });
+    if (d.acc_stages <= 0) reject([] { return diag(Code::sm100_accumulator_stages); });
     if (why.keep())
       kernel = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
-                                         : "KernelTmaWarpSpecialized") +
-                 (d.two_sm ? "2Sm" : "1Sm") + "Sm100";
+                                       : "KernelTmaWarpSpecialized") +
+               (d.two_sm ? "2Sm" : "1Sm") + "Sm100";
   }
 
   if (d.two_sm && !even_cluster_m)
@@ -333,10 +351,12 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
   bool claims(const KernelConfig& cfg, int sm) const override {
     if (!runs_on(sm) || cfg.warp) return false;
     if (cfg.launcher != Launcher::None) return false;  // the engine families model those
-    return cfg.schedule == Schedule::Auto || cfg.schedule == Schedule::Sm1 || cfg.schedule == Schedule::Sm2;
+    return cfg.schedule == Schedule::Auto || cfg.schedule == Schedule::Sm1 ||
+           cfg.schedule == Schedule::Sm2;
   }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
-    return diag(Code::claim_sm100_umma).arch("arch", sm)
+    return diag(Code::claim_sm100_umma)
+        .arch("arch", sm)
         .flag("block_scaled", cfg.a.block_scaled() || cfg.b.block_scaled());
   }
 
@@ -422,8 +442,8 @@ class Sm100Umma final : public LaidOutFamily<Sm100Umma, Decision> {
       // tensormaps[5] (sm100_gemm_array_tma_warpspecialized.hpp:280-285).
       const F one_copy = make_struct(
           {with_align(e.tensormaps<F>(), 128), with_align(mainloop_tensormaps<F>(d), 128)}, 128);
-      st.kernel = make_struct({pipelines, responses, tmem_ptr,
-                               repeat(one_copy, kGroupedTensormapCopies), tensors});
+      st.kernel = make_struct(
+          {pipelines, responses, tmem_ptr, repeat(one_copy, kGroupedTensormapCopies), tensors});
       // Array mainloop SharedStorage { tensors; TensorMapStorage tensormaps; pipeline; }.
       st.mainloop_shared = make_struct({main_t, mainloop_tensormaps<F>(d), main_pipe}).size;
     }

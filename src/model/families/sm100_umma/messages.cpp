@@ -15,13 +15,15 @@ std::string sm100_blockscaled_tile_m(const Diagnostic& d) {
   const bool two = x.on("two_sm");
   return std::string("block-scaled ") + (two ? "2SM" : "1SM") + " MMA tile M = " + x.v("tile_m") +
          ": must be " + (two ? "256" : "128") +
-         " (static_assert \"Invalid TileShape_M.\", sm100_common.inl:" + (two ? "888" : "827") + ")";
+         " (static_assert \"Invalid TileShape_M.\", sm100_common.inl:" + (two ? "888" : "827") +
+         ")";
 }
 
 std::string sm100_unpacked_f4f6(const Diagnostic& d) {
   const Phrase x(d);
-  return std::string("fp4/fp6 operands unpacked to 8 bits in smem need K % 128 == 0 (K-major) "
-                     "or M/N % 128 (") +
+  return std::string(
+             "fp4/fp6 operands unpacked to 8 bits in smem need K % 128 == 0 (K-major) "
+             "or M/N % 128 (") +
          (x.on("two_sm") ? "N % 256 for 2SM" : "1SM") +
          ") when MN-major: static_assert \"TileSize and MNK Major does not met with MMA Mix "
          "8-bit TMA load requirement\" (sm100_umma_builder.inl:217, "

@@ -73,7 +73,8 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
 
   bool claims(const KernelConfig& cfg, int sm) const override {
     // Configs with a launcher are the engine families' (issue 11).
-    return runs_on(sm) && cfg.a.block_scaled() && cfg.b.block_scaled() && cfg.launcher == Launcher::None;
+    return runs_on(sm) && cfg.a.block_scaled() && cfg.b.block_scaled() &&
+           cfg.launcher == Launcher::None;
   }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
     return operand_claim(Code::claim_sm120_blockscaled, cfg, sm);
@@ -88,16 +89,21 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
     sm120_common_checks(cfg, why);
 
     if (!cfg.a.block_scaled() || !cfg.b.block_scaled()) {
-      why.reject([&] { return diag(Code::sm120_needs_block_scaled).operand("a", cfg.a).operand("b", cfg.b); });
+      why.reject([&] {
+        return diag(Code::sm120_needs_block_scaled).operand("a", cfg.a).operand("b", cfg.b);
+      });
       p.sizes_known = false;
       p.take(std::move(why));
       return p;
     }
     // builder L87-95: SFA and SFB must agree in type and vector size.
     if (cfg.a.sf != cfg.b.sf || cfg.a.sf_vec != cfg.b.sf_vec)
-      why.reject([&] { return diag(Code::sm120_scale_factors_differ).operand("a", cfg.a).operand("b", cfg.b); });
+      why.reject([&] {
+        return diag(Code::sm120_scale_factors_differ).operand("a", cfg.a).operand("b", cfg.b);
+      });
     const Shape s = shape_of(cfg);
-    if (cfg.mma == Mma::Nvf4 && s.f8f6f4) why.reject([] { return diag(Code::sm120_nvf4_needs_fp4); });
+    if (cfg.mma == Mma::Nvf4 && s.f8f6f4)
+      why.reject([] { return diag(Code::sm120_nvf4_needs_fp4); });
     // Shape divisibility of the SF atoms (builder L186-216, collective L214): the SF tile is
     // built from 128-row blocks, so N (and M) above 128 must be multiples of 128.
     if (cfg.n > 128 && cfg.n % 128 != 0) {
@@ -113,7 +119,9 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
     }
     if (cfg.k % (4 * s.vs) != 0) {
       why.reject([&] {
-        return diag(Code::sm120_blockscaled_tile_k_sf).integer("tile_k", cfg.k).integer("sf_vec", s.vs)
+        return diag(Code::sm120_blockscaled_tile_k_sf)
+            .integer("tile_k", cfg.k)
+            .integer("sf_vec", s.vs)
             .integer("k_multiple", 4 * s.vs);
       });
       p.sizes_known = false;

@@ -27,7 +27,9 @@ class Sm120Dense final : public Sm120Family<Sm120Dense> {
   }
   bool runs_on(int sm) const override { return sm == 120 || sm == 121; }
 
-  bool claims(const KernelConfig& cfg, int sm) const override { return runs_on(sm) && dense_3x_config(cfg); }
+  bool claims(const KernelConfig& cfg, int sm) const override {
+    return runs_on(sm) && dense_3x_config(cfg);
+  }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
     return operand_claim(Code::claim_sm120_dense, cfg, sm);
   }
@@ -44,7 +46,9 @@ class Sm120Dense final : public Sm120Family<Sm120Dense> {
     if (cfg.a.block_scaled() || cfg.b.block_scaled())
       why.reject([] { return diag(Code::sm120_dense_block_scaled); });
     if (!is_f8f6f4(cfg.a.elem) || !is_f8f6f4(cfg.b.elem))
-      why.reject([&] { return diag(Code::sm120_dense_f8f6f4_only).operand("a", cfg.a).operand("b", cfg.b); });
+      why.reject([&] {
+        return diag(Code::sm120_dense_f8f6f4_only).operand("a", cfg.a).operand("b", cfg.b);
+      });
     if (cfg.mma == Mma::Nvf4) why.reject([] { return diag(Code::mma_nvf4_is_block_scaled); });
 
     // Every F8F6F4 type is stored as uint8_t (sm120_mma_builder.inl:118-119: fp4 and fp6 take

@@ -85,8 +85,14 @@ bool accumulator_ok(DType a, DType b, DType acc) {
 
 bool output_ok(DType d) {
   switch (d) {
-    case DType::F16: case DType::BF16: case DType::F32: case DType::S32:
-    case DType::S8: case DType::U8: case DType::E4M3: case DType::E5M2:
+    case DType::F16:
+    case DType::BF16:
+    case DType::F32:
+    case DType::S32:
+    case DType::S8:
+    case DType::U8:
+    case DType::E4M3:
+    case DType::E5M2:
       return true;
     default:
       return false;
@@ -109,7 +115,7 @@ struct Derived {
   long long warps_m = 0, warps_n = 0, partitions_k = 0;
   int elements_per_access = 0;  ///< EpilogueOutputOp::kCount = 128 / bits(D)
   int fragments_per_iteration = 1;
-  bool f32_fast_f16 = false;    ///< f32 x f32 -> f32: the two-stage core stores half_t
+  bool f32_fast_f16 = false;  ///< f32 x f32 -> f32: the two-stage core stores half_t
 };
 
 /// Bits of an operand element in shared memory at `stages`. With two stages DefaultMma picks
@@ -184,8 +190,11 @@ void check_operand_core(const KernelOperand& op, long long k, long long threads,
   if (op.k_major) {
     if (epa > 0 && 8 * epa / k == 0) {
       why.reject([&] {
-        return diag(Code::sm80_crosswise_k).name("operand", which).integer("tile_k", k)
-            .integer("max_k", 8 * epa).dtype("dtype", op.elem);
+        return diag(Code::sm80_crosswise_k)
+            .name("operand", which)
+            .integer("tile_k", k)
+            .integer("max_k", 8 * epa)
+            .dtype("dtype", op.elem);
       });
       return;
     }
@@ -197,7 +206,9 @@ void check_operand_core(const KernelOperand& op, long long k, long long threads,
   }
   if (!failure.empty())
     why.reject([&] {
-      return diag(Code::sm80_operand_thread_map).name("operand", which).integer("threads", threads)
+      return diag(Code::sm80_operand_thread_map)
+          .name("operand", which)
+          .integer("threads", threads)
           .name("failure", failure);
     });
 }
@@ -221,7 +232,9 @@ void check_epilogue_thread_map(const Derived& x, Findings& why) {
   if (epa <= 0 || access_bytes <= 0) return;
   auto fail = [&](std::string_view failure) {
     why.reject([&] {
-      return diag(Code::sm80_epilogue_thread_map).name("failure", failure).integer("warps", w)
+      return diag(Code::sm80_epilogue_thread_map)
+          .name("failure", failure)
+          .integer("warps", w)
           .integer("tile_n", n);
     });
   };
@@ -293,25 +306,35 @@ bool derive(const KernelConfig& cfg, Derived& x) {
 void check(const KernelConfig& cfg, const Derived& x, bool sizes_known, int stages, Findings& why) {
   // Family-level restrictions.
   if (cfg.a.block_scaled() || cfg.b.block_scaled())
-    why.reject([&] { return diag(Code::sm80_block_scaled).operand("a", cfg.a).operand("b", cfg.b); });
+    why.reject(
+        [&] { return diag(Code::sm80_block_scaled).operand("a", cfg.a).operand("b", cfg.b); });
   else if (!instruction_shape(cfg.a.elem, cfg.b.elem))
-    why.reject([&] { return diag(Code::sm80_operand_types).dtype("a", cfg.a.elem).dtype("b", cfg.b.elem); });
+    why.reject([&] {
+      return diag(Code::sm80_operand_types).dtype("a", cfg.a.elem).dtype("b", cfg.b.elem);
+    });
   else if (!accumulator_ok(cfg.a.elem, cfg.b.elem, cfg.acc))
     why.reject([&] {
       const bool int8 = is_int8(cfg.a.elem) && is_int8(cfg.b.elem);
       const bool f16 = cfg.a.elem == DType::F16 && cfg.b.elem == DType::F16;
-      return diag(Code::sm80_accumulator).dtype("acc", cfg.acc).dtype("a", cfg.a.elem)
-          .dtype("b", cfg.b.elem).name("allowed", int8 ? "s32" : f16 ? "f32 or f16" : "f32");
+      return diag(Code::sm80_accumulator)
+          .dtype("acc", cfg.acc)
+          .dtype("a", cfg.a.elem)
+          .dtype("b", cfg.b.elem)
+          .name("allowed", int8  ? "s32"
+                           : f16 ? "f32 or f16"
+                                 : "f32");
     });
   if (!output_ok(cfg.d)) why.reject([&] { return diag(Code::sm80_output_type).dtype("d", cfg.d); });
   if (cfg.c != DType::Void && cfg.c != cfg.d)
-    why.reject([&] { return diag(Code::sm80_c_differs_from_d).dtype("c", cfg.c).dtype("d", cfg.d); });
-  if (cfg.cluster != std::array<int, 3>{1, 1, 1}) why.reject([] { return diag(Code::sm80_cluster); });
+    why.reject(
+        [&] { return diag(Code::sm80_c_differs_from_d).dtype("c", cfg.c).dtype("d", cfg.d); });
+  if (cfg.cluster != std::array<int, 3>{1, 1, 1})
+    why.reject([] { return diag(Code::sm80_cluster); });
   if (cfg.grouped) why.reject([] { return diag(Code::sm80_grouped); });
   if (cfg.schedule != Schedule::Auto && cfg.schedule != Schedule::Multistage)
     why.reject([&] { return diag(Code::sm80_schedule).schedule("schedule", cfg.schedule); });
-  if (cfg.epilogue.variant != EpilogueVariant::Auto || cfg.epilogue.tile ||
-      cfg.epilogue.stages_c || cfg.epilogue.stages_d)
+  if (cfg.epilogue.variant != EpilogueVariant::Auto || cfg.epilogue.tile || cfg.epilogue.stages_c ||
+      cfg.epilogue.stages_d)
     why.reject([] { return diag(Code::sm80_epilogue); });
   if (cfg.mma != Mma::Auto) why.reject([&] { return diag(Code::sm80_mma).mma("mma", cfg.mma); });
   if (cfg.swap_ab) why.reject([] { return diag(Code::sm80_swap_ab); });
@@ -325,9 +348,13 @@ void check(const KernelConfig& cfg, const Derived& x, bool sizes_known, int stag
   }
   if (x.tile.m % x.warp.m != 0 || x.tile.n % x.warp.n != 0 || x.tile.k % x.warp.k != 0) {
     why.reject([&] {
-      return diag(Code::sm80_tile_not_divisible_by_warp).integer("tile_m", x.tile.m)
-          .integer("tile_n", x.tile.n).integer("tile_k", x.tile.k).integer("warp_m", x.warp.m)
-          .integer("warp_n", x.warp.n).integer("warp_k", x.warp.k)
+      return diag(Code::sm80_tile_not_divisible_by_warp)
+          .integer("tile_m", x.tile.m)
+          .integer("tile_n", x.tile.n)
+          .integer("tile_k", x.tile.k)
+          .integer("warp_m", x.warp.m)
+          .integer("warp_n", x.warp.n)
+          .integer("warp_k", x.warp.k)
           .flag("in_k_only", x.tile.m % x.warp.m == 0 && x.tile.n % x.warp.n == 0)
           .flag("default_warp", x.default_warp);
     });
@@ -340,14 +367,20 @@ void check(const KernelConfig& cfg, const Derived& x, bool sizes_known, int stag
   const long long warp_k_iters = x.warp.k / x.instr.k;
   if (x.warp.k % x.instr.k != 0 || warp_k_iters < 2 || warp_k_iters % 2 != 0)
     why.reject([&] {
-      return diag(Code::sm80_warp_k_iterations).integer("warp_k", x.warp.k)
-          .integer("iterations", warp_k_iters).integer("instr_k", x.instr.k);
+      return diag(Code::sm80_warp_k_iterations)
+          .integer("warp_k", x.warp.k)
+          .integer("iterations", warp_k_iters)
+          .integer("instr_k", x.instr.k);
     });
   if (x.warp.m % x.instr.m != 0 || x.warp.n % x.instr.n != 0)
     why.reject([&] {
-      return diag(Code::sm80_warp_tile_instruction).integer("warp_m", x.warp.m)
-          .integer("warp_n", x.warp.n).integer("warp_k", x.warp.k).integer("instr_m", x.instr.m)
-          .integer("instr_n", x.instr.n).integer("instr_k", x.instr.k);
+      return diag(Code::sm80_warp_tile_instruction)
+          .integer("warp_m", x.warp.m)
+          .integer("warp_n", x.warp.n)
+          .integer("warp_k", x.warp.k)
+          .integer("instr_m", x.instr.m)
+          .integer("instr_n", x.instr.n)
+          .integer("instr_k", x.instr.k);
     });
   const long long threads = 32 * x.warps_m * x.warps_n * x.partitions_k;
   if (threads > 1024) {
@@ -424,7 +457,8 @@ class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
     if (p.auto_stages) why.note([] { return diag(Code::sm80_default_stages); });
     if (x.default_warp) why.note([] { return diag(Code::sm80_default_warp); });
     if (pipelined) why.note([] { return diag(Code::sm80_two_stage_pipelined); });
-    if (p.sizes_known && !cfg.cd_row_major) why.note([] { return diag(Code::sm80_column_major_output); });
+    if (p.sizes_known && !cfg.cd_row_major)
+      why.note([] { return diag(Code::sm80_column_major_output); });
     if (pipelined && p.sizes_known && x.f32_fast_f16)
       why.note([] { return diag(Code::sm80_f32_two_stage_half); });
     if (explain && p.sizes_known && p.stages >= 1) {

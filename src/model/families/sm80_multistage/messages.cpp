@@ -10,7 +10,8 @@ namespace {
 std::string thread_map_failure(std::string_view id) {
   if (id == "narrower") return "the tile is narrower than one 128-bit access per warp thread row";
   if (id == "vector_length") return "\"Shape must be divisible by vector length.\"";
-  if (id == "warp_arrangement") return "\"ShapeInAccesses must be divisible by WarpThreadArrangement.\"";
+  if (id == "warp_arrangement")
+    return "\"ShapeInAccesses must be divisible by WarpThreadArrangement.\"";
   if (id == "iterations") return "\"Number of iterations must be non-zero\"";
   return literal(id);
 }
@@ -59,12 +60,15 @@ std::string sm80_epilogue_thread_map(const Diagnostic& d) {
                             "epilogue/threadblock/output_tile_thread_map.h:260-262)";
   if (f == "iteration_count_column")
     return "the epilogue's output thread map fails static_assert \"Iteration Count Column must "
-           "be > 0\"" + where;
+           "be > 0\"" +
+           where;
   if (f == "too_many_elements")
     return "the epilogue's output thread map fails static_assert \"Accessing too many elements "
-           "per access\"" + where;
+           "per access\"" +
+           where;
   return "the epilogue's output thread map fails static_assert \"Iteration Count Row must be "
-         "> 0\"" + where + ": use fewer warps along N or a wider tile";
+         "> 0\"" +
+         where + ": use fewer warps along N or a wider tile";
 }
 
 }  // namespace tilefit::model::phrasing

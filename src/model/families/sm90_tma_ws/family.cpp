@@ -53,8 +53,9 @@ EpilogueStorage sm90_epilogue(const KernelConfig& cfg, Findings& why) {
 
 /// The kernel and epilogue names, for `cutlass_kernel`.
 std::string kernel_name(const KernelConfig& cfg, const EpilogueStorage& e, bool pingpong) {
-  std::string k = std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
-                  (pingpong ? "Pingpong" : "Cooperative") + "; ";
+  std::string k =
+      std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
+      (pingpong ? "Pingpong" : "Cooperative") + "; ";
   if (e.kind != EpilogueStorage::Kind::Tma)
     return k + (cfg.grouped ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") +
            " epilogue (EpilogueScheduleAuto on SM90)";
@@ -71,7 +72,8 @@ template <class F>
 F mainloop_tensors(const KernelConfig& cfg, int stages) {
   return make_struct(
       {array_aligned<F>(Component::A, bits_to_bytes(stages * cfg.m * cfg.k * mma_bits(cfg.a.elem))),
-       array_aligned<F>(Component::B, bits_to_bytes(stages * cfg.n * cfg.k * mma_bits(cfg.b.elem)))},
+       array_aligned<F>(Component::B,
+                        bits_to_bytes(stages * cfg.n * cfg.k * mma_bits(cfg.b.elem)))},
       128);
 }
 
@@ -101,10 +103,11 @@ BasicStorage<F> sm90_assemble(const KernelConfig& cfg, const Sm90Layout& s, int 
   st.epilogue_shared = epi.shared<F>().size;
   // CollectiveMainloop::SharedStorage = { TensorStorage; [TensorMapStorage (ptr-array);]
   // PipelineStorage }.
-  st.mainloop_shared =
-      cfg.grouped ? make_struct({parts.mainloop_tensors, parts.mainloop_tensormaps,
-                                 parts.mainloop_pipeline}).size
-                  : make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
+  st.mainloop_shared = cfg.grouped
+                           ? make_struct({parts.mainloop_tensors, parts.mainloop_tensormaps,
+                                          parts.mainloop_pipeline})
+                                 .size
+                           : make_struct({parts.mainloop_tensors, parts.mainloop_pipeline}).size;
   return st;
 }
 
@@ -117,7 +120,9 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
   }
   bool runs_on(int sm) const override { return sm == 90; }
 
-  bool claims(const KernelConfig& cfg, int sm) const override { return runs_on(sm) && dense_3x_config(cfg); }
+  bool claims(const KernelConfig& cfg, int sm) const override {
+    return runs_on(sm) && dense_3x_config(cfg);
+  }
   Diagnostic claim_reason(const KernelConfig& cfg, int sm) const override {
     return operand_claim(Code::claim_sm90_gmma, cfg, sm);
   }
@@ -143,11 +148,14 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
     switch (cfg.schedule) {
       case Schedule::Auto:
       case Schedule::Cooperative:
-      case Schedule::Pingpong: break;
-      default: why.reject([&] { return diag(Code::sm90_schedule).schedule("schedule", cfg.schedule); });
+      case Schedule::Pingpong:
+        break;
+      default:
+        why.reject([&] { return diag(Code::sm90_schedule).schedule("schedule", cfg.schedule); });
     }
     if (!pingpong && cfg.m < 128)
-      why.reject_kernel([&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
+      why.reject_kernel(
+          [&] { return diag(Code::sm90_cooperative_tile_m).integer("tile_m", cfg.m); });
     if (cfg.m % 64 != 0)
       why.reject([&] { return diag(Code::sm90_tile_m_multiple_of_64).integer("tile_m", cfg.m); });
     const auto v = cfg.epilogue.variant;
@@ -176,7 +184,8 @@ class Sm90TmaWs final : public LaidOutFamily<Sm90TmaWs, Sm90Layout> {
     p.choose_stages(cfg.stages);
     p.min_stages = 2;  // static_assert(Stages >= 2): sm90_mma_tma_gmma_ss_warpspecialized.hpp:137
     p.unbudgeted = "sm90";
-    if (v == EpilogueVariant::Auto) why.note([&] { return diag(Code::sm90_auto_epilogue_is_nosmem); });
+    if (v == EpilogueVariant::Auto)
+      why.note([&] { return diag(Code::sm90_auto_epilogue_is_nosmem); });
     p.epilogue_tile = state.epilogue.staged_tile();
     finish(p, state, std::move(why));
     return p;

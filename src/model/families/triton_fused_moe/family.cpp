@@ -33,7 +33,8 @@ class TritonFusedMoe final : public triton::TritonFamily {
     if (!cfg.unmodelled_dtype.empty()) {
       // int8_w8a16, int4_w4a16 (fused_moe_kernel_gptq_awq or a CUDA kernel), int8_w8a8 (an
       // int8 dot), mxfp4 and the rest: not the kernel modelled here.
-      why.reject([&] { return diag(Code::triton_unmodelled_dtype).name("dtype", cfg.unmodelled_dtype); });
+      why.reject(
+          [&] { return diag(Code::triton_unmodelled_dtype).name("dtype", cfg.unmodelled_dtype); });
     } else if (cfg.fp8_w8a8) {
       k.in_bits = 8;
       k.fp8 = true;
@@ -46,19 +47,23 @@ class TritonFusedMoe final : public triton::TritonFamily {
         why.note([&] { return diag(Code::triton_block_shape_ignored).dtype("dtype", cfg.a.elem); });
     } else {
       why.reject([&] {
-        return diag(Code::triton_dtype).name("kernel", name()).name("dtype", operand_name(cfg.a))
+        return diag(Code::triton_dtype)
+            .name("kernel", name())
+            .name("dtype", operand_name(cfg.a))
             .name("allowed", "bf16, f16, fp8_w8a8");
       });
     }
     // C has the activations' type; the epilogue converts compute_type (bf16/f16) values.
     if (cfg.d != DType::BF16 && cfg.d != DType::F16)
       why.reject([&] {
-        return diag(Code::triton_output_dtype).name("kernel", name()).dtype("d", cfg.d).name("allowed", "bf16, f16");
+        return diag(Code::triton_output_dtype)
+            .name("kernel", name())
+            .dtype("d", cfg.d)
+            .name("allowed", "bf16, f16");
       });
     k.out_bits = 16;
     return triton::triton_plan(cfg, k, explain, std::move(why));
   }
-
 };
 
 }  // namespace

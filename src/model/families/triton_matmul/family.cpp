@@ -37,19 +37,23 @@ class TritonMatmul final : public triton::TritonFamily {
       k.fp8 = true;
     } else {
       why.reject([&] {
-        return diag(Code::triton_dtype).name("kernel", name()).name("dtype", cfg.fp8_w8a8 ? "fp8_w8a8" : operand_name(cfg.a))
+        return diag(Code::triton_dtype)
+            .name("kernel", name())
+            .name("dtype", cfg.fp8_w8a8 ? "fp8_w8a8" : operand_name(cfg.a))
             .name("allowed", "f16, bf16, f32, e4m3");
       });
     }
     // The epilogue converts the accumulator after casting it to C's type.
     if (cfg.d != DType::F16 && cfg.d != DType::BF16 && cfg.d != DType::F32)
       why.reject([&] {
-        return diag(Code::triton_output_dtype).name("kernel", name()).dtype("d", cfg.d).name("allowed", "f16, bf16, f32");
+        return diag(Code::triton_output_dtype)
+            .name("kernel", name())
+            .dtype("d", cfg.d)
+            .name("allowed", "f16, bf16, f32");
       });
     k.out_bits = bits(cfg.d);
     return triton::triton_plan(cfg, k, explain, std::move(why));
   }
-
 };
 
 }  // namespace
