@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
   }
   if (!read_rows(argv[1], rows, &n) || n == 0) return 2;
   for (i = 0; i < n; ++i) {
-    for (j = 0; j < narchs && strcmp(archs[j], rows[i].arch) != 0; ++j) {}
+    for (j = 0; j < narchs && strcmp(archs[j], rows[i].arch) != 0; ++j) {
+    }
     if (j == narchs && narchs < MAX_ARCHS) strcpy(archs[narchs++], rows[i].arch);
   }
   ctx = tilefit_context_new();
@@ -93,7 +94,8 @@ int main(int argc, char** argv) {
     }
     strcat(batch, "]");
     if (tilefit_target_builtin(ctx, archs[j], &target) != TILEFIT_OK ||
-        tilefit_analyze_batch(ctx, batch, target, TILEFIT_VERDICT | TILEFIT_COMPACT, &out) != TILEFIT_OK) {
+        tilefit_analyze_batch(ctx, batch, target, TILEFIT_VERDICT | TILEFIT_COMPACT, &out) !=
+            TILEFIT_OK) {
       fprintf(stderr, "%s: %s\n", archs[j], tilefit_error_message(ctx));
       return 2;
     }
@@ -114,12 +116,13 @@ int main(int argc, char** argv) {
       if (status != r->status || smem != r->smem) {
         ++wrong;
         if (wrong <= 5)
-          fprintf(stderr, "%s: %s: tilefit status %d smem %ld, measured status %d smem %ld\n", archs[j], r->config,
-                  status, smem, r->status, r->smem);
+          fprintf(stderr, "%s: %s: tilefit status %d smem %ld, measured status %d smem %ld\n",
+                  archs[j], r->config, status, smem, r->status, r->smem);
       }
       p = strchr(p, ']') + 1;
     }
-    printf("%s: %d configs, kept %d, dropped %d, disagreements %d\n", archs[j], m, kept, m - kept, wrong);
+    printf("%s: %d configs, kept %d, dropped %d, disagreements %d\n", archs[j], m, kept, m - kept,
+           wrong);
     bad += wrong;
     free(batch);
     tilefit_target_free(target);
