@@ -97,7 +97,8 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
            with_align(pipeline_barriers<F>(Component::MainloopBarriers, stages), 16),
            with_align(pipeline_barriers<F>(Component::KernelBarriers, s.acc_stages), 16)});
       st.kernel = sm100_mma_transform_kernel_storage(parts);
-      // CollectiveMainloop::SharedStorage holds only `tensors` (L288-296).
+      // CollectiveMainloop::SharedStorage holds only `tensors`
+      // (sm100_mma_warpspecialized_blockwise_scaling.hpp:288-296).
       st.mainloop_shared = make_struct({parts.mainloop_tensors}).size;
     } else {
       parts.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, stages);

@@ -13,7 +13,7 @@
 // Both are the CUTLASS 2.x kernel: fixed stages, storage
 //   union { Mma::SharedStorage main_loop; Epilogue::SharedStorage epilogue; }
 // (gemm/kernel/default_gemm_universal_with_visitor.h:102-149 -> GemmWithEpilogueVisitor[Streamk]
-// whose SharedStorage is GemmUniversal[Streamk]'s: gemm_universal.h:352-355,
+// whose SharedStorage is GemmUniversal[Streamk]'s: gemm/kernel/gemm_universal.h:352-355,
 // gemm_universal_streamk.h:508-512), with the visitor epilogue's extra fusion byte
 // (../cutlass2x_storage.hpp).
 #include <string>
