@@ -233,8 +233,8 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
     return e;
   }
   if (s.reuse_smem_c) {
-    // support_smem_reuse (L165-168): C present, StagesD <= StagesC, MaxStageBits divisible
-    // by both element widths.
+    // support_smem_reuse (sm100_epilogue_tma_warpspecialized.hpp:165-168): C present,
+    // StagesD <= StagesC, MaxStageBits divisible by both element widths.
     const long long max_stage_bits = s.epi_m * s.epi_n * std::max(s.c_bits, s.d_bits);
     if (s.stages_d > s.stages_c || max_stage_bits % s.c_bits != 0 || max_stage_bits % s.d_bits != 0)
       why.reject([&] {

@@ -185,10 +185,10 @@ Buffers buffers(const Decisions& d, int stages) {
   // (hasLoadsAfterMMA), so only when both operands are pipelined.
   const bool async = d.version == 5 && stages > 1 && ((a_pipe && b_pipe) || !d.fp8_block);
   // Buffers of a pipelined load = the stage distance from the load to its last user
-  // (Pipeliner/LowerLoops.cpp:80-134 getDefUseStageDiff, :455-499): loads at stage 0, the dot at
-  // stage num_stages - 1 (ScheduleLoops.cpp:143-238); wgmma adds one (loadRequiresAdditionalBuffer,
-  // LowerLoops.cpp:419-444, 494-497); an asynchronous tcgen05 MMA's wait one stage later still
-  // reads them (LowerLoops.cpp:123-129, 790-800).
+  // (Pipeliner/LowerLoops.cpp:80-134 getDefUseStageDiff, LowerLoops.cpp:455-499): loads at
+  // stage 0, the dot at stage num_stages - 1 (ScheduleLoops.cpp:143-238); wgmma adds one
+  // (loadRequiresAdditionalBuffer, LowerLoops.cpp:419-444, 494-497); an asynchronous tcgen05
+  // MMA's wait one stage later still reads them (LowerLoops.cpp:123-129, 790-800).
   const int nbuf = d.version == 3 ? stages : d.version == 5 && async ? stages : stages - 1;
   // A load that is not pipelined: its local_alloc sits right after its load
   // (ReorderInstructions.cpp:124-136), so A's and B's copies are live together — except with

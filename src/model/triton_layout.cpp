@@ -916,7 +916,8 @@ Flat dot_operand_layout(int op_idx, int k_width_log2, const std::array<int, 2>& 
   // and outer = order[1], m = tile[outer], n = tile[inner]:
   //   identity1D(kW, reg, inner) * identity1D(4, lane, inner) * identity1D(8, lane, outer)
   //   * identity1D(m/8, reg, outer) * identity1D(n/(4·kW), reg, inner)
-  // then the warps for d in [1, 0]: zeros along K (broadcastedDotOperandLayout, :282-316),
+  // then the warps for d in [1, 0]: zeros along K (broadcastedDotOperandLayout,
+  // LinearLayoutConversions.cpp:282-316),
   // identity along M (A) or N (B).
   Builder b;
   const int inner = op_idx == 0 ? 1 : 0;

@@ -76,7 +76,8 @@ Flat accumulator_layout(const Accumulator& acc, const std::array<int, 2>& shape)
 Flat accumulator_slice(const Accumulator& acc, int dim, int n);
 
 /// DotOperandEncodingAttr(op_idx, mma v2 parent, kWidth) of a [2^shape0, 2^shape1] operand
-/// (LinearLayoutConversions.cpp:969-996 with broadcastedDotOperandLayout, :282-316).
+/// (LinearLayoutConversions.cpp:969-996 with broadcastedDotOperandLayout,
+/// LinearLayoutConversions.cpp:282-316).
 Flat dot_operand_layout(int op_idx, int k_width_log2, const std::array<int, 2>& warps,
                         const std::array<int, 2>& shape);
 

@@ -49,8 +49,9 @@ void append_int(std::string& out, Int v) {
 }
 
 void append_value(std::string& out, const ordered_json& j, unsigned indent) {
-  // The layout of serializer.hpp dump() with pretty_print: "{\n", members at indent + 2 as
-  // "key": value joined by ",\n", then "\n" and the closing brace at indent; {} and [] when empty.
+  // The layout of nlohmann_json's serializer.hpp dump() with pretty_print: "{\n", members at
+  // indent + 2 as "key": value joined by ",\n", then "\n" and the closing brace at indent; {}
+  // and [] when empty.
   switch (j.type()) {
     case ordered_json::value_t::object: {
       if (j.empty()) {

@@ -61,7 +61,8 @@ Bytes kernel_carveout(int acc, int sstg) {
 ///     ArrayEngine<float, S·SFA> smem_SFA; ArrayEngine<float, S·SFB> smem_SFB } — each array
 ///     rounded to 16 (cute/tensor_impl.hpp:71-80), SFA = ceil(CtaM/gM)·ceil(K/gK) and
 ///     SFB = ceil(N/gN)·ceil(K/gK) floats per stage (smem_atom_layoutSFA/SFB of the CTA shape,
-///     L162-163; cutlass/detail/blockwise_scale_layout.hpp:77-122).
+///     sm100_mma_warpspecialized_blockwise_scaling.hpp:162-163;
+///     cutlass/detail/blockwise_scale_layout.hpp:77-122).
 template <class F>
 F mainloop_tensors(const KernelConfig& cfg, const Sm100EngineLayout& s, int stages) {
   const Bytes S = stages;
@@ -87,15 +88,17 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
     parts.sched_stages = s.sched_stages;
     BasicStorage<F> st;
     if (s.blockwise) {
-      // CollectiveMainloop::PipelineStorage (blockwise_scaling.hpp:300-304), a nested type the
-      // kernel places in its pipelines: { alignas(16) PipelineTmaUmmaAsync<S> ab;
+      // CollectiveMainloop::PipelineStorage
+      // (sm100_mma_warpspecialized_blockwise_scaling.hpp:300-304), a nested type the kernel
+      // places in its pipelines: { alignas(16) PipelineTmaUmmaAsync<S> ab;
       // alignas(16) PipelineAsync<S> sf; alignas(16) PipelineUmmaAsync<Acc> accum; }.
       parts.mainloop_pipeline = make_struct(
           {with_align(pipeline_barriers<F>(Component::MainloopBarriers, stages), 16),
            with_align(pipeline_barriers<F>(Component::MainloopBarriers, stages), 16),
            with_align(pipeline_barriers<F>(Component::KernelBarriers, s.acc_stages), 16)});
       st.kernel = sm100_mma_transform_kernel_storage(parts);
-      // CollectiveMainloop::SharedStorage holds only `tensors` (L288-296).
+      // CollectiveMainloop::SharedStorage holds only `tensors`
+      // (sm100_mma_warpspecialized_blockwise_scaling.hpp:288-296).
       st.mainloop_shared = make_struct({parts.mainloop_tensors}).size;
     } else {
       parts.mainloop_pipeline = pipeline_barriers<F>(Component::MainloopBarriers, stages);
@@ -189,10 +192,11 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
     // ---- per-CTA tile, accumulator and scheduler stages ----------------------------------
     s.a_m = s.two_sm ? cfg.m / 2 : cfg.m;
     s.b_n = s.two_sm ? cfg.n / 2 : cfg.n;
-    // AccumulatorPipelineStageCount (sm100_umma_builder.inl:263-268; blockwise L355-357):
+    // AccumulatorPipelineStageCount (sm100_umma_builder.inl:263-268; blockwise
+    // sm100_blockwise_umma_builder.inl:355-357):
     //   (is_2sm || MMA M > 64) ? 128·512 / (CtaM·N) : (512 / N)·2
-    // capped at 4 by the dense builder only; SchedulerPipelineStageCount = 2 (dense, L282) or
-    // Acc + 1 (blockwise, L365).
+    // capped at 4 by the dense builder only; SchedulerPipelineStageCount = 2 (dense,
+    // sm100_umma_builder.inl:282) or Acc + 1 (blockwise, sm100_blockwise_umma_builder.inl:365).
     const long long acc =
         (builder_2sm || cfg.m > 64) ? (128LL * 512) / (s.a_m * cfg.n) : (512 / cfg.n) * 2;
     s.acc_stages = static_cast<int>(blockwise ? acc : std::min<long long>(4, acc));
@@ -223,8 +227,10 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
     EpilogueStorage& e = s.epi.storage;
     if (nosmem && blockwise) {
       // BlockwiseNoSmemWarpSpecialized{1,2}Sm with the default fusion: the builder's transform
-      // path (sm100_builder.inl:1488-1493, 1537+) takes the legacy Sm100NoSmemWarpSpecialized
-      // collective, `struct SharedStorage { }` (sm100_epilogue_nosmem.hpp:143): 1 B.
+      // path (`IsTransformSchedule`, sm100_builder.inl:1488-1493; its
+      // `thread::LinearCombination`, sm100_builder.inl:1556-1564) takes the legacy
+      // Sm100NoSmemWarpSpecialized collective, `struct SharedStorage { }`
+      // (sm100_epilogue_nosmem.hpp:143): 1 B.
       e.kind = EpilogueStorage::Kind::NoSmemSm100Legacy;
     } else {
       // The fusion row spans the epilogue's CTA tile N (N also for 2SM).

@@ -13,7 +13,7 @@
 // Both are the CUTLASS 2.x kernel: fixed stages, storage
 //   union { Mma::SharedStorage main_loop; Epilogue::SharedStorage epilogue; }
 // (gemm/kernel/default_gemm_universal_with_visitor.h:102-149 -> GemmWithEpilogueVisitor[Streamk]
-// whose SharedStorage is GemmUniversal[Streamk]'s: gemm_universal.h:352-355,
+// whose SharedStorage is GemmUniversal[Streamk]'s: gemm/kernel/gemm_universal.h:352-355,
 // gemm_universal_streamk.h:508-512), with the visitor epilogue's extra fusion byte
 // (../cutlass2x_storage.hpp).
 #include <string>
@@ -75,7 +75,8 @@ class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm8
     Plan p;
     Findings why(explain);
     p.overflow = Overflow::RuntimeInitialize;  // GemmUniversalBase::init_device_props():
-                                               // cudaFuncSetAttribute -> kErrorInternal (L157-166)
+                                               // cudaFuncSetAttribute -> kErrorInternal
+                                               // (gemm/device/gemm_universal_base.h:157-166)
     p.stage_param = StageParam::CutlassKStages;
     p.min_stages = 2;
     engine_common_checks(cfg, why);
@@ -89,7 +90,8 @@ class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm8
             .name("allowed", "multistage");
       });
     // The engines' 2.x dispatch tables name both the warp tile and the stage count
-    // (scaled_mm_c2x_sm89_fp8_dispatch.cuh: sm89_fp8_config_*; fp8_gemm_kernel.cu: sm89_fp8_dispatch_bias).
+    // (vLLM's scaled_mm_c2x_sm89_fp8_dispatch.cuh: sm89_fp8_config_*; SGLang's fp8_gemm_kernel.cu:
+    // sm89_fp8_dispatch_bias).
     if (!cfg.warp || !cfg.stages)
       why.reject([&] {
         return diag(Code::engine_sm89_warp_and_stages)

@@ -10,10 +10,10 @@
 //  blockwise_fp8  vLLM cutlass_3x_gemm_fp8_blockwise (c3x/scaled_mm_blockwise_sm90_fp8_dispatch.cuh),
 //                 SGLang launch_sm90_fp8_blockwise_scaled_mm (fp8_blockwise_gemm_kernel.cu@b227f632):
 //                 KernelTmaWarpSpecialized{Cooperative,Pingpong}FP8BlockScaledAccum (aliases of
-//                 …FP8Blockwise, gemm/dispatch_policy.hpp:135) with Sm90BlockwiseScaleConfig.
+//                 …FP8Blockwise, gemm/dispatch_policy.hpp:135-136) with Sm90BlockwiseScaleConfig.
 //
 // Builder:   gemm/collective/builders/sm90_gmma_builder.inl (FP8 fast-accum L69-85, blockwise
-//            L87-107 and L1060-1190)
+//            L87-107 and L1050-1180)
 // Mainloop:  gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized_fp8.hpp:148-157,
 //            sm90_mma_tma_gmma_ss_warpspecialized_fp8_blockwise_scaling.hpp:208-224
 // Epilogue:  ../sm90_epilogue.hpp (the builder) with ../engine_fp8.hpp's fusion storage
@@ -194,7 +194,8 @@ class EngineFp8Sm90 final : public EngineFamily<LaidOutFamily<EngineFp8Sm90, Sm9
     if (blockwise) ab += 4 * (cfg.m / g.m) + 4 * (cfg.n / g.n);
     p.rule.stage_bytes = round_up(ab, 128) + kOneStageBarrierBytes;
     p.choose_stages(cfg.stages);
-    // static_assert(Stages >= 2): …_fp8.hpp:139, …_fp8_blockwise_scaling.hpp:197.
+    // static_assert(Stages >= 2): sm90_mma_tma_gmma_ss_warpspecialized_fp8.hpp:139,
+    // sm90_mma_tma_gmma_ss_warpspecialized_fp8_blockwise_scaling.hpp:197.
     p.min_stages = 2;
     p.unbudgeted = "sm90";
 
