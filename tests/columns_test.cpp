@@ -2,6 +2,8 @@
 // the results schema has every key the JSON writers emit (and nothing they never emit), and every
 // byte quantity's JSON key ends in "_bytes" (the old key kept beside it, marked deprecated).
 // Outputs are generated in process for the shipped configs, a sweep space and a probe report.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -198,7 +200,8 @@ TEST(Columns, SchemaMarksEveryDeprecatedKey) {
 }
 
 TEST(Columns, SweepJsonKeysAreTheSchemasAndTheColumns) {
-  const auto path = std::filesystem::temp_directory_path() / "tilefit_columns_sweep.json";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tilefit_columns_sweep_" + std::to_string(::getpid()) + ".json");
   std::ofstream(path)
       << R"({"configs": [{"name": "m", "arch": "sm120", "dtype": "nvfp4", "grouped": true,
       "tile": {"m": 128, "n": [128, 256], "k": 128}, "stages": ["auto", 2], "epilogue": "finalize"}]})";

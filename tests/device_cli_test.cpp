@@ -414,7 +414,7 @@ TEST(Version, SaysWhetherCudaIsBuiltIn) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "tilefit " TILEFIT_PROJECT_VERSION " (" + device::cuda_support() + ")\n");
   if (device::built_with_cuda())
-    EXPECT_EQ(r.out.find("(CUDA "), std::string("tilefit " TILEFIT_PROJECT_VERSION).size())
+    EXPECT_EQ(r.out.find("(CUDA "), std::string("tilefit " TILEFIT_PROJECT_VERSION " ").size())
         << r.out;
   else
     EXPECT_EQ(device::cuda_support(), "no CUDA device support");

@@ -1,6 +1,8 @@
 // The config front door: the model's name tables drive every list of names (the "allowed:"
 // texts, did-you-mean, the schema); the field table drives the decoder and the schema; one
 // Source and one load() read files, texts and kernel names into configs or sweep spaces.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -195,8 +197,8 @@ TEST(FieldTable, TheDecoderReadsEveryFieldOfTheTable) {
 // ---- one loader ------------------------------------------------------------------------------------
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::filesystem::path p =
-      std::filesystem::temp_directory_path() / ("tilefit_front_door_" + name);
+  const std::filesystem::path p = std::filesystem::temp_directory_path() /
+                                  ("tilefit_front_door_" + std::to_string(::getpid()) + "_" + name);
   std::ofstream(p) << text;
   return p.string();
 }

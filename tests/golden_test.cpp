@@ -6,6 +6,8 @@
 // JSON pointer), everything else as text (a failure names the first differing line).
 // TILEFIT_UPDATE_GOLDEN=1 rewrites the expected parts of every case from what the CLI does now and
 // prints, per case, what changed.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -295,7 +297,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(case_files()), case_
 // ---- the driver's own parts ------------------------------------------------------------------------
 
 TEST(GoldenFormat, SectionsRoundTrip) {
-  const std::string path = ::testing::TempDir() + "tilefit_roundtrip.case";
+  const std::string path =
+      ::testing::TempDir() + "tilefit_roundtrip_" + std::to_string(::getpid()) + ".case";
   const std::string text =
       "# a comment\n## args\ncheck - --arch sm_90\n## devices\nh200,rtx5090\n## stdin\n[1,\n2]\n## "
       "exit\n1\n"

@@ -1,5 +1,7 @@
 // The progress line of long runs (cli/progress.hpp): its format, and when `tilefit sweep` draws
 // it — in-process, with standard error's terminal decision and the clock injected.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -30,7 +32,8 @@ using SweepRun = test::CliRun;
 
 /// A sweep of 16 x 16 x 8 x 8 = 16384 candidates (4 progress calls of 4096, and the end).
 std::string space_file() {
-  std::string path = testing::TempDir() + "tilefit_progress_space.json";
+  std::string path =
+      testing::TempDir() + "tilefit_progress_space_" + std::to_string(::getpid()) + ".json";
   std::FILE* f = std::fopen(path.c_str(), "w");
   std::fputs(R"({"configs": [{"arch": "sm_90", "a": "bf16", "b": "bf16", "schedule": "pingpong",
     "tile": {"m": [64,128,192,256,320,384,448,512,576,640,704,768,832,896,960,1024],
