@@ -138,7 +138,7 @@ void register_sweep(CLI::App& app, Command& cmd) {
             return "'" + s + "' is not a count of candidates; allowed: a whole number 1, 2, 3, ...";
           },
           "N", "count"))
-      ->each([opt](const std::string&) { opt->top_given = true; });
+      ->each([o = opt](const std::string&) { o->top_given = true; });
   auto* on = sub->add_flag(
       "--progress", opt->progress,
       "Show candidates done/total, rate and time left on stderr (default: when stderr "
