@@ -285,7 +285,7 @@ TEST(FieldTable, DialectsAreTheFieldsEachKindRefuses) {
                                                "swap_ab"}));
   EXPECT_EQ(engine, (std::vector<std::string>{"launcher", "op", "bias", "scale_block"}));
   EXPECT_EQ(triton, (std::vector<std::string>{"num_warps", "group_m", "block_shape",
-                                              "mul_routed_weight", "triton"}));
+                                              "mul_routed_weight", "triton", "engine"}));
   EXPECT_EQ(dialect_name(Dialect::engine_cutlass), "engine CUTLASS");
 
   // A CUTLASS field with a Triton kernel.

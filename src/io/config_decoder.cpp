@@ -405,6 +405,18 @@ class Decoder {
       }
       m.file(e);
     }
+    if (const Value* v = m.get("engine")) {
+      if (!triton) {
+        e.push_back(not_triton);
+      } else if (v->kind != Value::Kind::String) {
+        e.push_back(type_error("a string", *v, model::engine_release_choices()));
+      } else if (auto r = model::parse_engine_release(v->text)) {
+        cfg.engine = *r;
+      } else {
+        e.push_back(value_error(*v, "engine", model::engine_release_choices()));
+      }
+      m.file(e);
+    }
     if (!triton) return;
     // The CUTLASS dialect's fields (the field table's rows) mean nothing to a Triton kernel.
     for (const FieldSpec& f : config_fields()) {

@@ -149,6 +149,8 @@ void write_triton(Writer& w, const model::KernelConfig& cfg) {
   if (cfg.block_shape) w.list("block_shape", cfg.block_shape->begin(), cfg.block_shape->end());
   if (cfg.mul_routed_weight) w.boolean("mul_routed_weight", true);
   if (!cfg.triton_version.empty()) w.str("triton", cfg.triton_version);
+  if (cfg.engine != model::EngineRelease::None)
+    w.str("engine", model::engine_release_text(cfg.engine));
 }
 
 std::string write_config(const model::KernelConfig& cfg, std::string_view quote) {

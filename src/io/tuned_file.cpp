@@ -107,6 +107,10 @@ TunedName parse_tuned_name(std::string_view path) {
     const std::string_view dir = path.substr(0, slash);
     const std::size_t up = dir.find_last_of('/');
     out.triton_version = folder_version(up == std::string_view::npos ? dir : dir.substr(up + 1));
+    std::string folders(1, '/');
+    folders.append(dir).push_back('/');
+    if (!out.triton_version.empty() || folders.find("/sglang/") != std::string::npos)
+      out.engine = model::Launcher::Sglang;
   }
   // E={E},N={N},device_name={device}[,dtype={dtype}][,block_shape={bs}]
   //   [,per_channel_quant={bool}][_down].json (vLLM get_config_file_name; SGLang
@@ -145,6 +149,7 @@ TunedName parse_tuned_name(std::string_view path) {
       out.dtype = std::string(value);
     } else if (key == "block_shape") {
       out.block_shape = block_shape_value(value);
+      if (value.find(", ") != std::string_view::npos) out.engine = model::Launcher::Sglang;
       if (!out.block_shape)
         return fail(part,
                     "not a block shape; allowed: [N,K] or [N, K] with positive whole numbers "
@@ -271,6 +276,7 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   }
   cfg.tuned_device = name.device_name;
   cfg.triton_version = name.triton_version;
+  cfg.engine = model::newest_release(name.engine);
   // The config fields this entry (and the table's name) set, for its Provenance.
   const auto give = [&out](std::string_view field) {
     if (const auto i = config_field_index(field)) out.given |= std::uint64_t{1} << *i;
@@ -283,6 +289,7 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   if (!name.dtype.empty()) give("dtype");
   if (name.block_shape) give("block_shape");
   if (!name.triton_version.empty()) give("triton");
+  give("engine");
   // What every front end checks (a block_shape from the file name is not bounded there).
   for (model::ConfigIssue& i : model::validate(cfg))
     out.errors.push_back({std::move(i.field), std::move(i.message)});

@@ -32,6 +32,9 @@ struct TunedName {
   std::optional<std::array<long long, 2>> block_shape;  ///< [block_n, block_k]
   bool per_channel_quant = false;
   std::string triton_version;  ///< from an SGLang folder triton_X_Y_Z ("3.4.0"); empty: none
+  /// Whose table it is: SGLang when the path has a triton_X_Y_Z folder or a "sglang" folder, or
+  /// the block shape is written "[n, k]" (SGLang's Python list repr); otherwise vLLM.
+  model::Launcher engine = model::Launcher::Vllm;
   /// A name that begins like a tuned table's (E=…, .json) with a part that does not parse:
   /// that part ("block_shape=[0,128]") and what is wrong with it; `matches` is then false.
   std::string error_part, error;

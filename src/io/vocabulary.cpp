@@ -130,6 +130,12 @@ constexpr FieldSpec kConfigFields[] = {
      "Triton version the config was tuned with, e.g. `\"3.4.0\"`; analysed with the 3.6 rules, "
      "a warning when it is not 3.6",
      K::version, D::triton, "", "triton.__version__ of the tuned config"},
+    {"engine", "string",
+     "Triton: whose launcher turns the config into a launch, `vllm` or `sglang`, optionally "
+     "pinned to a modelled commit (`vllm@6adad087`, `vllm@000d1458`, `sglang@d6ef6888`; a prefix "
+     "of 8+ hex digits); tuned tables: the engine whose folder or name it is, at its newest "
+     "modelled commit",
+     K::engine, D::triton, "none (launched as written)", "the engine's launcher at that commit"},
 };
 
 constexpr FieldSpec kTunedEntryFields[] = {
@@ -307,6 +313,12 @@ std::vector<std::string> allowed_names(FieldKind kind) {
     }
     case K::launcher:
       return names_of(model::launcher_names());
+    case K::engine: {
+      std::vector<std::string> out{"vllm", "sglang"};
+      for (const model::EngineReleaseInfo& r : model::engine_releases())
+        out.push_back(model::engine_release_text(r.release));
+      return out;
+    }
     case K::engine_op:
       return names_of(model::engine_op_names());
     case K::bias:

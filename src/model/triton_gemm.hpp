@@ -24,6 +24,7 @@ struct KernelTraits {
   int out_bits = 16;       ///< bits of the values the epilogue converts before the store
   bool fp8 = false;        ///< e4m3 operands (fp8e4nv)
   bool fp8_block = false;  ///< fused_moe block-wise fp8: per-iteration a_scale/b_scale loads
+  bool int8 = false;       ///< int8 operands: an int8 tl.dot accumulating in int32 (in_bits 8)
 };
 
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.

@@ -161,6 +161,10 @@ ordered_json kind_schema(FieldKind kind) {
       return {{"type", "array"}, {"items", {{"$ref", "#/$defs/entry"}}}};
     case K::integer:
       return {{"type", "integer"}, {"minimum", 1}};
+    case K::engine:
+      return {{"type", "string"},
+              {"pattern", "^(vllm|sglang)(@[0-9a-fA-F]{8,40})?$"},
+              {"examples", io::allowed_names(kind)}};
     case K::version:
       return {{"type", "string"},
               {"pattern", "^[0-9]+\\.[0-9]+[!-~]*$"},

@@ -46,6 +46,7 @@ enum class FieldKind {
   // ---- Triton kernels (issue 12) ----
   integer,  ///< a positive integer (num_warps, group_m)
   version,  ///< a version string ("3.6.0")
+  engine,   ///< an engine release: "vllm", "sglang@d6ef6888" (model::parse_engine_release)
 };
 
 /// Whose field it is: every kind's, or one kind of family's (that kind's dialect). The decoder

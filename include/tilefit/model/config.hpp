@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "tilefit/model/dtype.hpp"
+#include "tilefit/model/engine_release.hpp"
 #include "tilefit/model/enum_table.hpp"
 
 namespace tilefit::model {
@@ -128,6 +129,9 @@ struct KernelConfig {
   long long tuned_block_k = 0;
   /// A tuned file's device_name ("NVIDIA_H100_80GB_HBM3"): the GPU it was tuned on.
   std::string tuned_device;
+  /// Whose launcher (engine and release) turns this tuned-table entry into a launch; None: a
+  /// plain config, launched as written (engine_release.hpp).
+  EngineRelease engine = EngineRelease::None;
 
   bool operator==(const KernelConfig&) const = default;
 };
