@@ -27,10 +27,6 @@ constexpr EnumName<Mma> kMmas[] = {
 };
 
 // ---- inference-engine FP8 kernels (issue 11) -------------------------------------------------
-constexpr EnumName<Launcher> kLaunchers[] = {
-    {Launcher::Vllm, "vllm", "vLLM cutlass_scaled_mm"},
-    {Launcher::Sglang, "sglang", "SGLang fp8_scaled_mm / fp8_blockwise_scaled_mm"},
-};
 constexpr EnumName<EngineOp> kEngineOps[] = {
     {EngineOp::ScaledMm, "scaled_mm", "per-tensor / per-token x per-channel scaled GEMM"},
     {EngineOp::BlockwiseFp8, "blockwise_fp8", "DeepSeek-style blockwise-scaled FP8 GEMM"},
@@ -53,7 +49,6 @@ std::string_view choices(const EnumName<E> (&table)[N]) {
 std::span<const EnumName<Schedule>> schedule_names() { return kSchedules; }
 std::span<const EnumName<EpilogueVariant>> epilogue_names() { return kEpilogues; }
 std::span<const EnumName<Mma>> mma_names() { return kMmas; }
-std::span<const EnumName<Launcher>> launcher_names() { return kLaunchers; }
 std::span<const EnumName<EngineOp>> engine_op_names() { return kEngineOps; }
 std::span<const EnumName<Bias>> bias_names() { return kBiases; }
 
@@ -71,19 +66,12 @@ std::string_view schedule_choices() { return choices(kSchedules); }
 std::string_view epilogue_choices() { return choices(kEpilogues); }
 std::string_view mma_choices() { return choices(kMmas); }
 
-std::string_view launcher_name(Launcher l) {
-  return l == Launcher::None ? "none" : enum_name(launcher_names(), l);
-}
 std::string_view engine_op_name(EngineOp o) { return enum_name(engine_op_names(), o); }
 std::string_view bias_name(Bias b) { return enum_name(bias_names(), b); }
-std::optional<Launcher> parse_launcher(std::string_view s) {
-  return parse_enum(launcher_names(), s);
-}
 std::optional<EngineOp> parse_engine_op(std::string_view s) {
   return parse_enum(engine_op_names(), s);
 }
 std::optional<Bias> parse_bias(std::string_view s) { return parse_enum(bias_names(), s); }
-std::string_view launcher_choices() { return choices(kLaunchers); }
 std::string_view engine_op_choices() { return choices(kEngineOps); }
 std::string_view bias_choices() { return choices(kBiases); }
 

@@ -2,8 +2,6 @@
 
 #include <array>
 
-#include "tilefit/model/config.hpp"
-
 namespace tilefit::model {
 namespace {
 
