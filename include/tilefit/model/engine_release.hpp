@@ -9,7 +9,6 @@
 #include <string>
 #include <string_view>
 
-
 namespace tilefit::model {
 
 enum class Launcher;  // config.hpp: None, Vllm, Sglang
