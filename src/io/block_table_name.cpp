@@ -75,14 +75,15 @@ bool is_block_table_name(std::string_view base) {
 
 std::string_view block_table_grammar() { return kGrammar; }
 
-void parse_block_table_name(std::string_view base, TunedName& out) {
+BlockTableName parse_block_table_name(std::string_view base) {
+  BlockTableName out;
   base.remove_suffix(5);  // ".json"
   auto fail = [&](std::string_view part, std::string why) {
     out.error_part = std::string(part);
     out.error = std::move(why);
     out.matches = false;
+    return out;
   };
-  out.block_matmul = true;
   const std::vector<std::string_view> parts = parts_of(base);
   std::set<std::string_view> seen;
   std::string input_dtype, out_dtype;
@@ -108,7 +109,7 @@ void parse_block_table_name(std::string_view base, TunedName& out) {
       out.dtype = std::string(value);
     } else if (key == "block_shape") {
       out.block_shape = block_shape_of(value);
-      if (value.find(", ") != std::string_view::npos) out.engine = model::Launcher::Sglang;
+      out.sglang_spelling = value.find(", ") != std::string_view::npos;
       if (!out.block_shape)
         return fail(part,
                     "not a block shape; allowed: [N,K] or [N, K] with positive whole numbers");
@@ -129,31 +130,34 @@ void parse_block_table_name(std::string_view base, TunedName& out) {
   if (!input_dtype.empty()) out.dtype += ",input_dtype=" + input_dtype;
   if (!out_dtype.empty()) out.dtype += ",out_dtype=" + out_dtype;
   out.matches = true;
+  return out;
 }
 
-void apply_block_table_name(const TunedName& name, model::KernelConfig& cfg) {
+void apply_block_table_name(std::string_view dtype,
+                            const std::optional<std::array<long long, 2>>& block_shape, bool sglang,
+                            model::KernelConfig& cfg) {
   cfg.family = "triton_block_matmul";
   cfg.fp8_w8a8 = false;
   cfg.unmodelled_dtype.clear();
-  if (name.dtype == "fp8_w8a8") {
+  if (dtype == "fp8_w8a8") {
     cfg.fp8_w8a8 = true;
     cfg.a = cfg.b = model::Operand{model::DType::E4M3, model::DType::Void, 0};
-  } else if (name.dtype == "int8_w8a8") {
+  } else if (dtype == "int8_w8a8") {
     cfg.a = cfg.b = model::Operand{model::DType::S8, model::DType::Void, 0};
   } else {
     cfg.a = cfg.b = model::Operand{model::DType::E4M3, model::DType::Void, 0};
-    cfg.unmodelled_dtype = name.dtype;
+    cfg.unmodelled_dtype = std::string(dtype);
   }
   // C has the model's dtype (vLLM TritonFp8BlockScaledMMKernel passes self.config.out_dtype,
   // kernels/linear/scaled_mm/triton.py:166-180; SGLang the layer's output dtype): bf16 for the
   // models these tables are tuned for. f16 gives the same shared memory.
   cfg.c = cfg.d = model::DType::BF16;
-  if (name.block_shape) cfg.block_shape = name.block_shape;
+  if (block_shape) cfg.block_shape = block_shape;
   // SGLang's fp8 reader replaces a BLOCK_SIZE_K below block_k that does not divide it (on CUDA)
   // by block_k (get_w8a8_block_fp8_configs, fp8_kernel.py:1266-1273); its int8 reader and
   // vLLM's readers pass the entry unchanged.
-  if (name.engine == model::Launcher::Sglang && cfg.fp8_w8a8 && name.block_shape) {
-    const long long block_k = (*name.block_shape)[1];
+  if (sglang && cfg.fp8_w8a8 && block_shape) {
+    const long long block_k = (*block_shape)[1];
     if (cfg.k < block_k && block_k % cfg.k != 0) {
       cfg.tuned_block_k = cfg.k;
       cfg.k = block_k;

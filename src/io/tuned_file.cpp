@@ -120,7 +120,17 @@ TunedName parse_tuned_name(std::string_view path) {
   // parse is an error naming it (never a table read as another kernel).
   // N={N},K={K},…: a block-quantised matmul's table, its own grammar (block_table_name.cpp).
   if (is_block_table_name(base)) {
-    parse_block_table_name(base, out);
+    BlockTableName b = parse_block_table_name(base);
+    out.block_matmul = true;
+    out.matches = b.matches;
+    out.n = b.n;
+    out.k = b.k;
+    out.device_name = std::move(b.device_name);
+    out.dtype = std::move(b.dtype);
+    out.block_shape = b.block_shape;
+    if (b.sglang_spelling) out.engine = model::Launcher::Sglang;
+    out.error_part = std::move(b.error_part);
+    out.error = std::move(b.error);
     return out;
   }
   if (base.substr(0, 2) != "E=" || base.size() < 5 || base.substr(base.size() - 5) != ".json")
@@ -273,7 +283,9 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   }
   cfg.c = cfg.d = model::DType::BF16;
   if (name.block_matmul) {
-    apply_block_table_name(name, cfg);  // its quantisation, C and its reader's BLOCK_SIZE_K
+    // Its quantisation, C, and its reader's BLOCK_SIZE_K (block_table_name.cpp).
+    apply_block_table_name(name.dtype, name.block_shape, name.engine == model::Launcher::Sglang,
+                           cfg);
   } else if (name.block_shape) {
     cfg.block_shape = name.block_shape;
     // vLLM's and SGLang's invoke_fused_moe_kernel: BLOCK_SIZE_K = min(BLOCK_SIZE_K,
