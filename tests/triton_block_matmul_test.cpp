@@ -234,6 +234,19 @@ TEST(BlockMatmulModel, BlackwellFp8Async) {
   EXPECT_EQ(*r.smem_bytes, 5 * 16384 + 5 * 8192 + 256 + 16);
 }
 
+// A's scales, one element per thread (no contiguous [BM] access in their slice), need no
+// conversion scratch where fused_moe's token-gathered ones (2 per thread at BM = 256, 4 warps)
+// need 1024 B: sm_100 fp8 256x64x128 w4 s3, asynchronous tcgen05 = 3·32768 (A) + 3·8192 (B) +
+// 64·4 (b_scale buffer) + 16 (barriers) = 123152, measured (vLLM and SGLang fp8 kernels);
+// the fused-MoE kernel with the same tile: 124176.
+TEST(BlockMatmulModel, AScalesAreNotVectorised) {
+  const model::KernelConfig cfg = block_config("fp8_w8a8", 100, 256, 64, 128, 4, 3);
+  EXPECT_EQ(*test::eval(cfg).smem_bytes, 3 * 32768 + 3 * 8192 + 256 + 16);
+  model::KernelConfig moe = cfg;
+  moe.family = "triton_fused_moe";
+  EXPECT_EQ(*test::eval(moe).smem_bytes, 3 * 32768 + 3 * 8192 + 256 + 16 + 1024);
+}
+
 // fp8e4nv needs sm_89; int8 runs everywhere from sm_80 and is never promoted to f16.
 TEST(BlockMatmulModel, Fp8NeedsSm89Int8DoesNot) {
   const model::Result f = test::eval(block_config("fp8_w8a8", 80, 64, 64, 128, 4, 3));
