@@ -354,6 +354,7 @@ class Decoder {
     Errors e;
     const bool triton = family_kind(cfg.family) == model::FamilyKind::Triton;
     const bool moe = cfg.family == "triton_fused_moe";
+    const bool block = moe || cfg.family == "triton_block_matmul";  // kernels with block_shape
     const std::string not_triton =
         "applies only to Triton kernels; give \"kernel\": \"triton_matmul\" or "
         "\"triton_fused_moe\"";
@@ -384,8 +385,10 @@ class Decoder {
       m.file(e);
     }
     if (const Value* v = m.get("block_shape")) {
-      if (!moe)
-        e.push_back(not_moe);
+      if (!block)
+        e.push_back(
+            "applies only to \"kernel\": \"triton_fused_moe\" or \"triton_block_matmul\" "
+            "(vLLM's and SGLang's block-quantised kernels)");
       else if (auto t = read_extents(*v, kBlockShape, e))
         cfg.block_shape = std::array<long long, 2>{(*t)[0], (*t)[1]};
       m.file(e);
@@ -424,7 +427,10 @@ class Decoder {
         m.error(f.name,
                 "applies only to CUTLASS kernels; a Triton kernel takes tile, dtype, d, "
                 "num_warps, stages, group_m" +
-                    std::string(moe ? ", block_shape, mul_routed_weight" : "") + " and triton");
+                    std::string(moe     ? ", block_shape, mul_routed_weight"
+                                : block ? ", block_shape"
+                                        : "") +
+                    " and triton");
     }
     if (const Value* v = m.get("stages");
         v && v->kind == Value::Kind::String && lower_ascii(v->text) == "auto")
@@ -440,6 +446,7 @@ class Decoder {
     const DType t = cfg.a.elem;
     if (cfg.family == "triton_fused_moe")
       return !cfg.fp8_w8a8 && t == DType::F16 ? DType::F16 : DType::BF16;
+    if (cfg.family == "triton_block_matmul") return DType::BF16;  // the engines' model dtype
     if (t == DType::F16 || t == DType::E4M3) return DType::F16;
     if (t == DType::F32 || t == DType::TF32) return DType::F32;
     return DType::BF16;
@@ -471,15 +478,19 @@ class Decoder {
     };
     // "fp8_w8a8" is vLLM's name for fused_moe_kernel with fp8 e4m3 weights and activations.
     const Value* dv = m.get("dtype");
-    if (dv && dv->kind == Value::Kind::String && lower_ascii(dv->text) == "fp8_w8a8") {
-      if (cfg.family == "triton_fused_moe") {
+    const bool block_mm = cfg.family == "triton_block_matmul";
+    if (dv && dv->kind == Value::Kind::String && block_mm && lower_ascii(dv->text) == "int8_w8a8") {
+      // The block-quantised matmuls' int8 quantisation: s8 weights and activations.
+      dtype = Operand{DType::S8, DType::Void, 0};
+    } else if (dv && dv->kind == Value::Kind::String && lower_ascii(dv->text) == "fp8_w8a8") {
+      if (cfg.family == "triton_fused_moe" || block_mm) {
         dtype = Operand{DType::E4M3, DType::Void, 0};
         cfg.fp8_w8a8 = true;
       } else {
-        m.error(
-            "dtype",
-            "\"fp8_w8a8\" is vLLM's fused-MoE quantisation (fp8 e4m3 weights and activations): "
-            "it applies only with \"kernel\": \"triton_fused_moe\"; other kernels take \"e4m3\"");
+        m.error("dtype",
+                "\"fp8_w8a8\" is vLLM's and SGLang's W8A8 quantisation (fp8 e4m3 weights and "
+                "activations): it applies only with \"kernel\": \"triton_fused_moe\" or "
+                "\"triton_block_matmul\"; other kernels take \"e4m3\"");
         bad = true;
       }
     } else {

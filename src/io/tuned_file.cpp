@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "io/block_table_name.hpp"
 #include "io/json_fields.hpp"
 #include "io/suggest.hpp"
 #include "tilefit/io/vocabulary.hpp"
@@ -117,6 +118,21 @@ TunedName parse_tuned_name(std::string_view path) {
   //   fused_moe_triton_config.py:18-26 writes block_shape with a space: "[128, 128]").
   // A name that starts like one (E=…, .json) is meant as a tuned table: a part that does not
   // parse is an error naming it (never a table read as another kernel).
+  // N={N},K={K},…: a block-quantised matmul's table, its own grammar (block_table_name.cpp).
+  if (is_block_table_name(base)) {
+    BlockTableName b = parse_block_table_name(base);
+    out.block_matmul = true;
+    out.matches = b.matches;
+    out.n = b.n;
+    out.k = b.k;
+    out.device_name = std::move(b.device_name);
+    out.dtype = std::move(b.dtype);
+    out.block_shape = b.block_shape;
+    if (b.sglang_spelling) out.engine = model::Launcher::Sglang;
+    out.error_part = std::move(b.error_part);
+    out.error = std::move(b.error);
+    return out;
+  }
   if (base.substr(0, 2) != "E=" || base.size() < 5 || base.substr(base.size() - 5) != ".json")
     return out;
   base.remove_suffix(5);
@@ -172,7 +188,9 @@ TunedName parse_tuned_name(std::string_view path) {
 std::string tuned_name_error(const TunedName& n) {
   if (n.error.empty()) return "";
   return "the file name's part \"" + truncate_utf8(n.error_part, 64) + "\": " + n.error +
-         "; a tuned fused-MoE table is named " + std::string(kNameGrammar);
+         (n.block_matmul ? "; a block-quantised matmul's tuned table is named " +
+                               std::string(block_table_grammar())
+                         : "; a tuned fused-MoE table is named " + std::string(kNameGrammar));
 }
 
 DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const TunedName& name,
@@ -264,7 +282,11 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
     cfg.unmodelled_dtype = name.dtype + (name.per_channel_quant ? " per_channel_quant" : "");
   }
   cfg.c = cfg.d = model::DType::BF16;
-  if (name.block_shape) {
+  if (name.block_matmul) {
+    // Its quantisation, C, and its reader's BLOCK_SIZE_K (block_table_name.cpp).
+    apply_block_table_name(name.dtype, name.block_shape, name.engine == model::Launcher::Sglang,
+                           cfg);
+  } else if (name.block_shape) {
     cfg.block_shape = name.block_shape;
     // vLLM's and SGLang's invoke_fused_moe_kernel: BLOCK_SIZE_K = min(BLOCK_SIZE_K,
     // min(block_shape)) for block-wise quantisation.

@@ -38,6 +38,10 @@ struct TunedName {
   /// A name that begins like a tuned table's (E=…, .json) with a part that does not parse:
   /// that part ("block_shape=[0,128]") and what is wrong with it; `matches` is then false.
   std::string error_part, error;
+  /// A block-quantised matmul's table (N=…,K=…,device_name=…,dtype=…,block_shape=[…].json,
+  /// io/block_table_name.hpp) rather than a fused-MoE one; its N and K.
+  bool block_matmul = false;
+  long long n = 0, k = 0;
 };
 
 /// The one-line error for a name with `error` set (naming the part and the grammar); "" otherwise.

@@ -23,8 +23,8 @@ constexpr FieldSpec kConfigFields[] = {
      "family: `sm120_blockscaled`, `sm120_dense`, `sm90_tma_ws`, `sm100_umma`, `sm80_multistage`; "
      "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with "
      "`launcher`); "
-     "`triton_matmul`, `triton_fused_moe`; default: inferred from arch, types and `launcher` (a "
-     "Triton kernel is never inferred: name it)",
+     "`triton_matmul`, `triton_fused_moe`, `triton_block_matmul`; default: inferred from arch, "
+     "types and `launcher` (a Triton kernel is never inferred: name it)",
      K::kernel, D::common, "inferred from arch, types and launcher",
      "the collective builder / kernel family"},
     {"tile", "`[M,N,K]`, `\"MxNxK\"`, or a TensorRT-LLM name `\"CtaShape128x256x64B\"`",
@@ -40,7 +40,7 @@ constexpr FieldSpec kConfigFields[] = {
     {"dtype", "string",
      "shorthand for `a` and `b`; Triton: the dot's operand type — `triton_matmul`: `f16`, `bf16`, "
      "`f32` (a tf32 dot), `e4m3`; `triton_fused_moe`: `bf16`, `f16`, `fp8_w8a8` (vLLM's fp8 "
-     "weights and activations)",
+     "weights and activations); `triton_block_matmul`: `fp8_w8a8` (e4m3) or `int8_w8a8` (s8)",
      K::operand, D::common, "", "ElementA and ElementB; the dot's operand type (Triton)"},
     {"a", "string", "{formats}, or an element type: {operand_elements}", K::operand, D::cutlass,
      "bf16 (e4m3 with launcher)", "ElementA"},
@@ -55,7 +55,8 @@ constexpr FieldSpec kConfigFields[] = {
     {"d", "string",
      "D output; default `bf16`. Triton: C's type — `triton_matmul`: `f16`, `bf16`, `f32`, default "
      "as the tutorial (`f16` for f16/e4m3, else the dtype); `triton_fused_moe`: `bf16` or `f16`, "
-     "default the activations' type (`bf16` for fp8_w8a8)",
+     "default the activations' type (`bf16` for fp8_w8a8); `triton_block_matmul`: `bf16` "
+     "(default), `f16`, `f32`",
      K::element, D::common, "bf16 (Triton: the kernel's default)", "ElementD; C's type (Triton)"},
     {"acc", "string", "accumulator; default `f32`", K::element, D::cutlass, "f32",
      "ElementAccumulator"},
@@ -121,7 +122,8 @@ constexpr FieldSpec kConfigFields[] = {
      K::integer, D::triton, "", "GROUP_SIZE_M"},
     {"block_shape", "`[n,k]`",
      "`triton_fused_moe` with `fp8_w8a8`: vLLM's `block_shape` [block_n, block_k] of the "
-     "block-wise scales",
+     "block-wise scales; `triton_block_matmul`: the same (runtime arguments there: no shared "
+     "memory)",
      K::extents2, D::triton, "", "vLLM block_shape [block_n, block_k]"},
     {"mul_routed_weight", "bool",
      "`triton_fused_moe`: vLLM's `MUL_ROUTED_WEIGHT` (the MoE's second GEMM; no shared memory)",

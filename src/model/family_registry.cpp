@@ -42,6 +42,10 @@ const auto& rows() {
        "Triton 3.6.0 (acd8104), the matrix-multiplication tutorial", "triton_matmul", "triton"},
       {&triton_fused_moe_family(), K::Triton, "Triton 3.6.0 (acd8104); vLLM fused_moe.py @000d1458",
        "triton_fused_moe", "triton triton_matmul"},
+      {&triton_block_matmul_family(), K::Triton,
+       "Triton 3.6.0 (acd8104); vLLM fp8_utils.py, int8_utils.py @6adad087; SGLang "
+       "fp8_kernel.py, int8_kernel.py @d6ef6888",
+       "triton_block_matmul", "triton triton_matmul"},
       {&sm120_blockscaled_family(), K::Cutlass, kCutlass, "sm120_blockscaled", "sm120"},
       {&sm120_dense_family(), K::Cutlass, kCutlass, "sm120_dense", "sm120"},
       {&sm90_tma_ws_family(), K::Cutlass, kCutlass, "sm90_tma_ws", ""},

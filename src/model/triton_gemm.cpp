@@ -93,13 +93,24 @@ Flat coalesced_2d(long long rows, long long cols, int contig_dim, int bits, int 
 ///   v5: num_warps in {4, 8}, BK >= 256 / bits, BM % 64 == 0, BN % 16 == 0
 /// (fp8 wgmma also needs max_num_imprecise_acc >= 32: 2^30 by default on sm_90,
 /// backend/compiler.py:199), else mma v2. `why` names the first condition that fails.
-int mma_version(int cc, long long bm, long long bn, long long bk, int bits, int w,
+///
+/// An i8 x i8 -> i32 dot (`int8`): mma.sync has s8 (m16n8k32, MMAv2.cpp) on every target from
+/// sm_80, wgmma has s8 (supportMMA's version-3 type list includes isInteger(8),
+/// lib/Analysis/Utility.cpp:895-928), and the dot operands are K-contiguous 8-bit tiles exactly
+/// like fp8's (kWidth 4, NVMMA swizzle from BK bytes). tcgen05 is not used for it in 3.6:
+/// the version-5 check of supportMMA (Utility.cpp:866-893) does not admit i8 operands (the i8
+/// kind of tcgen05 was wired into MMA selection after 3.6), so an int8 dot on sm_100/sm_103
+/// falls back to mma.sync — measured on sm_100 and sm_103 (TTGIR `nvidia_mma versionMajor = 2`
+/// for _w8a8_block_int8_matmul 64x64x128 w4 s4, 49152 B).
+int mma_version(int cc, long long bm, long long bn, long long bk, int bits, int w, bool int8,
                 const char** why) {
   *why = "";
   if (cc < 90 || cc >= 110) return 2;
   const bool hopper = cc < 100;
   const long long kmin = 256 / bits;
-  if (hopper ? (w % 4 != 0) : (w != 4 && w != 8))
+  if (!hopper && int8)
+    *why = "int8";
+  else if (hopper ? (w % 4 != 0) : (w != 4 && w != 8))
     *why = "num_warps";
   else if (bm % 64 != 0)
     *why = "tile_m";
@@ -310,7 +321,14 @@ struct MemoEntry {
 constexpr int kMemoSize = 128;
 thread_local std::array<MemoEntry, kMemoSize> t_memo;
 
-enum class Question : std::uint64_t { Epilogue = 1, RegSmemA, RegSmemB, ScaleA, ScaleB };
+enum class Question : std::uint64_t {
+  Epilogue = 1,
+  RegSmemA,
+  RegSmemB,
+  ScaleA,
+  ScaleB,
+  ScaleAScalar,  ///< a_scale without a vectorised load (KernelTraits::a_scale_vectorised false)
+};
 
 std::uint64_t memo_key(Question q, const Decisions& d, int bits) {
   std::uint64_t k = static_cast<std::uint64_t>(q);
@@ -370,16 +388,18 @@ bool compute_reg_smem(const Decisions& d, int op) {
 /// convert_layout only when its load is expensive, numel >= 32·num_warps
 /// (Transforms/Utility.cpp:592-610 isExpensiveLoadOrStore); the convert goes from the load's
 /// 1-D blocked layout (a_scale: sizePerThread min(4, max(BM / (32·W), 1)) through the 16-byte
-/// aligned sorted_token_ids access, CoalesceUtils.cpp:64-72; b_scale: 1) to a slice of the
-/// accumulator, and gets scratch only when it needs shared memory. Returns the scratch bytes of
-/// scale `op` (0: a_scale, 1: b_scale), 0 when there is none.
+/// aligned sorted_token_ids access, CoalesceUtils.cpp:64-72 — 1 when the kernel has no such
+/// access, KernelTraits::a_scale_vectorised; b_scale: 1) to a slice of the accumulator, and gets
+/// scratch only when it needs shared memory. Returns the scratch bytes of scale `op` (0:
+/// a_scale, 1: b_scale), 0 when there is none.
 Bytes compute_scale_cvt(const Decisions& d, int op) {
   const long long n = op == 0 ? d.bm : d.bn;
   const int w = d.num_warps;
   if (n < 32LL * w) return 0;  // not expensive: rematerialised in the needed layout
+  const long long a_vec = d.a_scale_vectorised ? std::min(4LL, std::max(n / (32LL * w), 1LL)) : 1;
   Blocked blk;
   blk.rank = 1;
-  blk.spt = {op == 0 ? log2i(std::min(4LL, std::max(n / (32LL * w), 1LL))) : 0, 0};
+  blk.spt = {op == 0 ? log2i(a_vec) : 0, 0};
   blk.tpw = {5, 0};
   blk.wpc = {log2i(w), 0};
   const Flat src = blocked_layout(blk, {log2i(n), 0}, 1);
@@ -398,8 +418,10 @@ bool memo_reg_smem(const Decisions& d, int op) {
 }
 
 Bytes memo_scale_cvt(const Decisions& d, int op) {
-  return memoised(memo_key(op == 0 ? Question::ScaleA : Question::ScaleB, d, 32),
-                  [&] { return compute_scale_cvt(d, op); });
+  const Question q = op == 1                ? Question::ScaleB
+                     : d.a_scale_vectorised ? Question::ScaleA
+                                            : Question::ScaleAScalar;
+  return memoised(memo_key(q, d, 32), [&] { return compute_scale_cvt(d, op); });
 }
 
 }  // namespace
@@ -428,7 +450,9 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   d.num_warps = w;
   d.in_bits = ib;
   d.fp8_block = k.fp8_block;
-  d.version = mma_version(cc, bm, bn, bk, ib, w, &d.fallback);
+  d.int8 = k.int8;
+  d.a_scale_vectorised = k.a_scale_vectorised;
+  d.version = mma_version(cc, bm, bn, bk, ib, w, k.int8, &d.fallback);
   if (d.version == 2) {
     const auto wp = warps_v2(bm, bn, w);
     d.warps_m = static_cast<int>(wp[0]);
@@ -452,7 +476,9 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // fp8 operands of an mma.sync are promoted to f16 in registers unless the target has fp8
   // mma.sync: only sm_89 and sm_120 (AccelerateMatmul.cpp:906-944, mmav2SupportsFp8Operands).
   // sm_121 promotes. Shared memory still holds fp8 (OptimizeDotOperands hoists the convert).
-  d.fp8_promoted = d.version == 2 && ib == 8 && cc != 89 && cc != 120;
+  // int8 is never promoted: mma.sync has s8 on every target (decomposeMixedModeDotOp promotes
+  // only fp8 element types).
+  d.fp8_promoted = d.version == 2 && ib == 8 && !k.int8 && cc != 89 && cc != 120;
   d.a_tile = bm * bk * eb;
   d.b_tile = bk * bn * eb;
   // mma v2 operands use SwizzledSharedEncoding (16 B, TritonGPUAttrDefs.td:35); wgmma/tcgen05
@@ -555,7 +581,7 @@ std::string describe(const Decisions& d, int stages) {
   const std::string warps = std::to_string(d.warps_m) + "x" + std::to_string(d.warps_n);
   if (d.version == 2)
     s = "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") +
-        ", warps " + warps + ")";
+        std::string(d.int8 ? ", s8 x s8 -> s32" : "") + ", warps " + warps + ")";
   else if (d.version == 3)
     s = "wgmma (mma v3, n " + std::to_string(d.instr_n) + ", warps " + warps + ")";
   else

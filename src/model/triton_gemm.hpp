@@ -25,6 +25,11 @@ struct KernelTraits {
   bool fp8 = false;        ///< e4m3 operands (fp8e4nv)
   bool fp8_block = false;  ///< fused_moe block-wise fp8: per-iteration a_scale/b_scale loads
   bool int8 = false;       ///< int8 operands: an int8 tl.dot accumulating in int32 (in_bits 8)
+  /// fp8_block: whether a_scale's load may be vectorised. fused_moe gathers a_scale through
+  /// offs_token, and the sorted_token_ids load in its slice gives it up to 4 elements per
+  /// thread (CoalesceUtils.cpp:64-72); the block-quantised matmuls load As at offs_am *
+  /// stride_As_m with nothing contiguous in the slice: 1 element per thread.
+  bool a_scale_vectorised = true;
 };
 
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.
@@ -51,6 +56,8 @@ struct Decisions {
   int warps_m = 1, warps_n = 1;  ///< the accumulator's warpsPerCTA
   /// Why wgmma/tcgen05 is not used on sm_90/sm_100 (empty: it is, or the arch has neither).
   const char* fallback = "";
+  bool int8 = false;               ///< an i8 x i8 -> i32 dot (KernelTraits::int8)
+  bool a_scale_vectorised = true;  ///< KernelTraits::a_scale_vectorised
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).

@@ -97,9 +97,11 @@ ordered_json object_of(std::span<const io::FieldSpec> fields, const char* requir
   ordered_json props = ordered_json::object();
   for (const io::FieldSpec& f : fields) {
     ordered_json p = kind_schema(f.kind);
-    if (f.name == "dtype") {  // also vLLM's fused-MoE quantisation name (triton_fused_moe)
+    if (f.name == "dtype") {  // also the engines' quantisation names (triton_fused_moe,
+                              // triton_block_matmul)
       std::vector<std::string> names = io::allowed_names(f.kind);
       names.emplace_back("fp8_w8a8");
+      names.emplace_back("int8_w8a8");
       p = names_schema(names);
     }
     p["description"] = io::field_meaning(f);

@@ -13,6 +13,10 @@ std::string triton_mma_fallback(const Diagnostic& d) {
              (x.t("instruction") == "wgmma" ? " is not a multiple of 4" : " is not 4 or 8");
   else if (why == "tile_m")
     reason = "BLOCK_SIZE_M " + x.v("tile_m") + " is not a multiple of 64";
+  else if (why == "int8")
+    reason =
+        "the dot is i8 x i8 -> i32, which Triton 3.6 does not give to tcgen05 (supportMMA's "
+        "version-5 check; measured: mma.sync on sm_100 and sm_103)";
   else if (why == "tile_n")
     reason = "BLOCK_SIZE_N " + x.v("tile_n") + " is not a multiple of 16";
   else
