@@ -65,7 +65,7 @@ def hidden_size(E, N):
 
 def top_k_of(E):
     """Experts per token of those models (decides num_valid_tokens and vLLM's naive block
-    assignment, fused_moe.py:1557-1565)."""
+    assignment, fused_moe.py:1556-1564)."""
     if E <= 16:
         return 2
     if E in (32, 40):
@@ -173,13 +173,13 @@ def vllm_moe_launches(t, key, entry, cc):
             if v.get("block_shape") is not None:
                 bk = min(bk, min(v["block_shape"]))  # fused_moe.py:844-846
             c["BLOCK_SIZE_K"] = bk
-            # SWAP_AB for fp8_w8a8 only (fused_moe.py:786-789), enable_swap_ab (utils.py:586-591):
+            # SWAP_AB for fp8_w8a8 only (fused_moe.py:789-792), enable_swap_ab (utils.py:586-591):
             # device capability 90, BLOCK_SIZE_M < 64, BLOCK_SIZE_N >= 64
             job["swap_ab"] = v["quant"] == "fp8_w8a8" and cc == 90 and c["BLOCK_SIZE_M"] < 64 \
                 and c["BLOCK_SIZE_N"] >= 64
             # USE_TD: resolve_moe_use_td (utils.py:616-628) is False on CUDA unless VLLM_TRITON_USE_TD
             job["use_td"] = False
-            # _prepare_expert_assignment (fused_moe.py:1556-1565), expert_map None (no EP)
+            # _prepare_expert_assignment (fused_moe.py:1556-1564), expert_map None (no EP)
             job["naive_block_assignment"] = M * top_k * 4 <= E
         job["config"] = c
         out.append(job)
@@ -205,7 +205,7 @@ def sglang_moe_launches(t, key, entry, cc):
     elif dtype == "fp8_w8a8":
         variants = [dict(kernel="fused_moe_kernel", quant="fp8_w8a8", block_shape=bs, per_channel=t["per_channel"])]
     elif dtype == "int8_w8a8":
-        # block-wise, else channel-wise (asserted, fused_moe_triton_kernels.py:784-789)
+        # block-wise, else channel-wise (asserted, fused_moe_triton_kernels.py:778-785)
         variants = [dict(kernel="fused_moe_kernel", quant="int8_w8a8", block_shape=bs, per_channel=not bs)]
     elif dtype in ("int8_w8a16", "int4_w4a16"):
         # group quantisation ([0, group] block shape, not in the name) -> gptq_awq (:832-886);
@@ -252,7 +252,7 @@ def mm_launches(t, key, entry, cc):
     else:
         kernel = "_w8a8_block_fp8_matmul" if t["dtype"] == "fp8_w8a8" else "_w8a8_block_int8_matmul"
         if t["dtype"] == "fp8_w8a8" and c["BLOCK_SIZE_K"] < bk and bk % c["BLOCK_SIZE_K"] != 0:
-            c["BLOCK_SIZE_K"] = bk  # get_w8a8_block_fp8_configs sanitising, fp8_kernel.py:1270-1278 (CUDA)
+            c["BLOCK_SIZE_K"] = bk  # get_w8a8_block_fp8_configs sanitising, fp8_kernel.py:1266-1276 (CUDA)
     return [dict(engine=t["engine"], cc=cc, kernel=kernel, quant=t["dtype"], block_shape=[bn, bk],
                  shape=dict(M=M, N=t["N"], K=t["K"]), config=c)]
 
@@ -306,6 +306,7 @@ def main():
     ap.add_argument("--per-variant-min", type=int, default=3)
     ap.add_argument("--dumps", type=int, default=0, help="mark this many jobs (one per variant first) dump")
     ap.add_argument("--exclude", action="append", default=[], help="JOBS.json:RESULTS.jsonl already measured (compiled launches are skipped)")
+    ap.add_argument("--retry", action="append", default=[], help="JOBS.json:RESULTS.jsonl: re-measure its harness errors")
     ap.add_argument("--procs", type=int, default=15)
     ap.add_argument("--prefix", default="", help="prefix of the job ids (one per run)")
     a = ap.parse_args()
@@ -338,6 +339,19 @@ def main():
                 if "shared" in r and sig_of.get(r["id"]):
                     done.add(sig_of[r["id"]])
     pool = [j for s, j in uniq.items() if s not in done]
+    # launches an earlier run tried without a result (harness errors such as an allocation that
+    # failed, or the dev run's error text without its reason) come first
+    retry = set()
+    for pair in a.retry:
+        jp, rp = pair.split(":")
+        sig_of = {j["id"]: j.get("sig") for j in json.load(open(jp))["jobs"]}
+        for line in open(rp):
+            r = json.loads(line)
+            e = r.get("error", "")
+            if e.startswith("OutOfMemoryError") or e.endswith("at 1:0:"):
+                retry.add(sig_of.get(r["id"]))
+    first_jobs = [j for j in pool if j["sig"] in retry]
+    pool = [j for j in pool if j["sig"] not in retry]
     # stratified sample: round-robin over variants, inside a variant distinct tiles first
     rng = random.Random(a.seed)
     by_var = collections.defaultdict(list)
@@ -351,7 +365,7 @@ def main():
             (rest if tile_of(j) in seen else first).append(j)
             seen.add(tile_of(j))
         queues[v] = first + rest
-    chosen = []
+    chosen = list(first_jobs)
     variants = sorted(queues, key=str)
     while len(chosen) < a.budget and any(queues.values()):
         for v in variants:

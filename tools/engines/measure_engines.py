@@ -145,9 +145,15 @@ def _dt(torch, name):
             "int8": torch.int8, "uint8": torch.uint8, "int32": torch.int32}[name]
 
 
+DEVICE = ["cuda"]
+
+
 def _empty(torch, shape, dt):
-    # fp8 tensors: torch.empty supports float8_e4m3fn directly
-    return torch.empty(shape, device="cuda", dtype=_dt(torch, dt))
+    # Only pointer dtype, 16-byte alignment and strides reach the compiler. The largest weights
+    # (E x N x K) of 15 compiles at once can exceed the GPU's memory: such a job is built again
+    # with host tensors (torch.empty does not touch the pages; warmup() launches nothing, so the
+    # device of a tensor is never checked; same dtypes, alignment and strides).
+    return torch.empty(shape, device=DEVICE[0], dtype=_dt(torch, dt))
 
 
 def _act_weight_dtypes(q):
@@ -190,7 +196,7 @@ def _scales(torch, job, M_rows, E, N, K):
 
 
 def _scale_strides(As, Bs):
-    # vLLM fused_moe.py:885-889 / SGLang fused_moe_triton_kernels.py:929-933 (same expressions)
+    # vLLM fused_moe.py:882-886 / SGLang fused_moe_triton_kernels.py:934-938 (same expressions)
     return [As.stride(0) if As is not None and As.ndim == 2 else 0,
             As.stride(1) if As is not None and As.ndim == 2 else 0,
             Bs.stride(0) if Bs is not None and Bs.ndim >= 2 else 0,
@@ -204,7 +210,7 @@ def _compute_type(tl, cdt):
 
 def build_vllm_fused_moe(job, torch, tl, km):
     """vLLM 6adad087 invoke_fused_moe_triton_kernel (fused_moe.py:763-905), called from
-    fused_experts_impl (fused_moe.py:1785-1800 w1 GEMM: A = hidden states (M, K), C =
+    fused_experts_impl (fused_moe.py:1785-1810 w1 GEMM: A = hidden states (M, K), C =
     intermediate_cache1 (M, top_k, N), top_k = top_k; the w2 GEMM: A (M*top_k, K), top_k = 1,
     MUL_ROUTED_WEIGHT = not apply_router_weight_on_input)."""
     M, E, N, K, top_k, adt, bdt, cdt = _moe_common(torch, job)
@@ -227,7 +233,7 @@ def build_vllm_fused_moe(job, torch, tl, km):
     else:
         sti, eids, ntp = _sorted_ids(torch, M * top_k, E, BM)
         EM = sti.numel()
-        if rows < BM:  # fused_moe.py:822-829
+        if rows < BM:  # fused_moe.py:824-833
             EM = min(sti.numel(), rows * ktop * BM)
     bs = job.get("block_shape")
     args = [A, B, C, None, As, Bs, tw, sti, eids, ntp, B.size(1), B.size(2), EM, rows * ktop,
@@ -377,7 +383,7 @@ def build_block_mm(job, torch, tl, km):
     kw = dict(cfg)
     eng, kern = job["engine"], job["kernel"]
     if eng == "sglang" and kern == "_w8a8_block_fp8_matmul":
-        kw["needs_masking"] = bool(K % cfg["BLOCK_SIZE_K"] != 0)  # fp8_kernel.py:1465
+        kw["needs_masking"] = bool(K % cfg["BLOCK_SIZE_K"] != 0)  # fp8_kernel.py:1451
         fn = km["sglang_fp8_kernel"]._w8a8_block_fp8_matmul
     elif eng == "sglang":
         fn = km["sglang_int8_kernel"]._w8a8_block_int8_matmul
@@ -439,7 +445,14 @@ def work(job):
     os.dup2(fd, 2)
     os.close(fd)
     try:
-        fn, args, kw = BUILDERS[(job["engine"], job["kernel"])](job, torch, tl, km)
+        DEVICE[0] = "cuda"
+        try:
+            fn, args, kw = BUILDERS[(job["engine"], job["kernel"])](job, torch, tl, km)
+        except torch.OutOfMemoryError:
+            DEVICE[0] = "cpu"
+            torch.cuda.empty_cache()
+            fn, args, kw = BUILDERS[(job["engine"], job["kernel"])](job, torch, tl, km)
+            out["tensors"] = "cpu"
         for mod in km.values():
             for name in dir(mod):
                 dc = getattr(getattr(mod, name), "device_caches", None)

@@ -44,9 +44,27 @@ def row_of(job, res):
     return row
 
 
+def current_signatures():
+    """Signatures of every launch the current gen_jobs.py rules make from the tables: a result
+    measured under an earlier version of the rules (a stale job) gives no row."""
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import gen_jobs as g
+    tables, _ = g.read_tables("/work/engines/tables")
+    sigs = set()
+    for t in tables:
+        for key, entry in t["entries"]:
+            for arch, cc in g.TARGETS.items():
+                for job in g.launches(t, key, entry, cc):
+                    sigs.add(g.launch_signature(job))
+    return sigs
+
+
 def main():
     out = sys.argv[1]
     rows = {}
+    valid = current_signatures()
+    stale = 0
     for pair in sys.argv[2:]:
         jp, rp = pair.split(":")
         jobs = {j["id"]: j for j in json.load(open(jp))["jobs"]}
@@ -54,7 +72,12 @@ def main():
             r = json.loads(line)
             if r["id"].startswith("sanity_") or r["id"] not in jobs:
                 continue
+            if r.get("error", "").startswith("OutOfMemoryError"):
+                continue  # the harness's own failure (tensor allocation), not a measurement
             j = jobs[r["id"]]
+            if j["sig"] not in valid:
+                stale += 1
+                continue
             rows[j["sig"]] = row_of(j, r)  # a later measurement of the same launch replaces it
     ordered = sorted(rows.values(), key=lambda r: (r["engine"], r["kernel"], r["table"], int(r["key"]), r["arch"]))
     seen = set()
@@ -62,8 +85,8 @@ def main():
         for r in ordered:
             assert r["id"] not in seen, r["id"]
             seen.add(r["id"])
-            f.write(json.dumps(r) + "\n")
-    print(len(ordered), "rows ->", out)
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+    print(len(ordered), "rows ->", out, f"({stale} stale results dropped)")
 
 
 if __name__ == "__main__":
