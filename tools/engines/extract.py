@@ -78,9 +78,12 @@ def read_source(spec, relpath):
     with open(os.path.join(spec, relpath)) as f:
         text = f.read()
     commit = None
-    try:
-        commit = subprocess.run(["git", "-C", spec, "rev-parse", "HEAD"], check=True,
-                                capture_output=True, text=True).stdout.strip()
+    try:  # the checkout's own commit (not that of a repository around it)
+        top = subprocess.run(["git", "-C", spec, "rev-parse", "--show-toplevel"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        if os.path.realpath(top) == os.path.realpath(spec):
+            commit = subprocess.run(["git", "-C", spec, "rev-parse", "HEAD"], check=True,
+                                    capture_output=True, text=True).stdout.strip()
     except Exception:
         pass
     return text, commit
