@@ -911,8 +911,11 @@ def safe(s: str) -> str:
 
 def is_cutlass_row(row: dict) -> bool:
     """Rows this script can probe: CUTLASS kernel configs. Triton rows (kernel triton_*) are
-    measured by tools/triton/, engine launcher rows (config.launcher) by fp8_engines/."""
-    c = row.get("config", {})
+    measured by tools/triton/, engine launcher rows (config.launcher) by fp8_engines/, rows
+    without a config (tuned-table entries of the engines' Triton kernels) by tools/engines/."""
+    if "config" not in row:
+        return False
+    c = row["config"]
     return "launcher" not in c and not str(c.get("kernel", "")).startswith("triton_")
 
 
