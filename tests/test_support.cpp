@@ -23,6 +23,11 @@ std::string data_path(const std::string& name) {
   return std::string(TILEFIT_TEST_DATA_DIR) + "/" + name;
 }
 
+std::string engine_rows_path() {
+  const char* env = std::getenv("TILEFIT_ENGINE_ROWS");
+  return env ? std::string(env) : std::string(TILEFIT_ENGINE_ROWS);
+}
+
 std::string source_path(const std::string& name) {
   return std::string(TILEFIT_SOURCE_DIR) + "/" + name;
 }

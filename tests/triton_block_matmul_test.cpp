@@ -320,11 +320,9 @@ struct EngineRow {
 };
 void PrintTo(const EngineRow& r, std::ostream* os) { *os << r.id; }
 
-/// The block-matmul rows of the engines' measured file (measure's tests/data/
-/// engines-triton-3.6.jsonl; TILEFIT_ENGINE_ROWS names another file of the same format).
+/// The block-matmul rows of the engines' measured file (test::engine_rows_path()).
 std::vector<EngineRow> block_rows() {
-  const char* env = std::getenv("TILEFIT_ENGINE_ROWS");
-  const std::string path = env ? std::string(env) : test::data_path("engines-triton-3.6.jsonl");
+  const std::string path = test::engine_rows_path();
   std::vector<EngineRow> out;
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
@@ -389,13 +387,11 @@ std::string engine_row_name(const ::testing::TestParamInfo<EngineRow>& info) {
   return s;
 }
 
-// The measured file, when present, holds block-matmul rows of every kernel (the suite above is
-// empty without it: measure's tests/data/engines-triton-3.6.jsonl is merged from its branch).
+// The measured file holds block-matmul rows of every kernel (the suite above would be empty
+// without it).
 TEST(BlockMatmulGroundTruthRows, EveryKernelIsMeasured) {
   const std::vector<EngineRow> rows = block_rows();
-  if (rows.empty() && !std::getenv("TILEFIT_ENGINE_ROWS") &&
-      !fs::exists(test::data_path("engines-triton-3.6.jsonl")))
-    GTEST_SKIP() << "tests/data/engines-triton-3.6.jsonl is not in this checkout";
+  EXPECT_GT(rows.size(), 3000u) << test::engine_rows_path();
   std::set<std::string> kernels;
   for (const EngineRow& r : rows)
     kernels.insert(r.row["engine"].get<std::string>() + " " + r.row["kernel"].get<std::string>());
