@@ -164,6 +164,20 @@ Bytes nvmma_align(long long contig_bytes) {
   return 128 * (swizzle != 0 ? swizzle / 16 : 1);
 }
 
+/// The layout of the transposed tensor (tt.trans (1, 0) of a register tensor keeps every
+/// element in its thread: TransOp's inferred encoding, lib/Dialect/TritonGPU/IR/Dialect.cpp
+/// inferTransOpEncoding, is the same linear layout with the out-dimensions swapped). `dim0_log2`
+/// is log2 of the first out-dimension's size before the transposition.
+Flat transposed(const Flat& f, int dim0_log2) {
+  Flat t = f;
+  const int dim1_log2 = f.dim - dim0_log2;
+  const std::uint32_t low = (1u << dim0_log2) - 1;
+  for (int in = 0; in < kInDims; ++in)
+    for (int i = 0; i < f.n[in]; ++i)
+      t.b[in][i] = (f.b[in][i] >> dim0_log2) | ((f.b[in][i] & low) << dim1_log2);
+  return t;
+}
+
 bool is_triton_36(std::string_view v) {
   if (v.substr(0, 3) != "3.6") return false;
   return v.size() == 3 || v[3] < '0' || v[3] > '9';
@@ -202,8 +216,10 @@ Buffers buffers(const Decisions& d, int stages) {
     Component part;
   };
   const Operand ops[2] = {
-      {a_pipe, a_pipe || reg_smem(d, 0), d.a_tile, d.a_align, a0, a1, Component::A},
-      {b_pipe, b_pipe || reg_smem(d, 1), d.b_tile, d.b_align, b0, b1, Component::B}};
+      {a_pipe, a_pipe || reg_smem(d, 0), d.a_tile, d.a_align, a0, a1,
+       d.swap_ab ? Component::B : Component::A},  // SWAP_AB: the dot's A is the kernel's B
+      {b_pipe, b_pipe || reg_smem(d, 1), d.b_tile, d.b_align, b0, b1,
+       d.swap_ab ? Component::A : Component::B}};
   for (int op = 0; op < 2; ++op) {
     const Operand& o = ops[op];
     if (o.pipe)
@@ -321,6 +337,8 @@ std::uint64_t memo_key(Question q, const Decisions& d, int bits) {
   k = k << 6 | static_cast<std::uint64_t>(log2i(d.bk));
   k = k << 4 | static_cast<std::uint64_t>(log2i(d.num_warps));
   k = k << 7 | static_cast<std::uint64_t>(bits);
+  k = k << 1 | (d.swap_ab ? 1u : 0u);
+  k = k << 1 | (d.b_scale_scalar ? 1u : 0u);
   return k;
 }
 
@@ -373,8 +391,15 @@ bool compute_reg_smem(const Decisions& d, int op) {
 /// aligned sorted_token_ids access, CoalesceUtils.cpp:64-72; b_scale: 1) to a slice of the
 /// accumulator, and gets scratch only when it needs shared memory. Returns the scratch bytes of
 /// scale `op` (0: a_scale, 1: b_scale), 0 when there is none.
+///
+/// With SWAP_AB the dot's accumulator is [BN, BM]: a_scale ([BM], `a_scale[None, :]`) is a slice
+/// along its dimension 1 and b_scale (`b_scale[:, None]`) along dimension 0 (vLLM 6adad087
+/// fused_moe.py:548-549; SGLang swaps the two scales, fused_moe_triton_kernels.py:566-572). A
+/// scalar b_scale (b_scale_scalar) needs no conversion.
 Bytes compute_scale_cvt(const Decisions& d, int op) {
-  const long long n = op == 0 ? d.bm : d.bn;
+  if (op == 1 && d.b_scale_scalar) return 0;
+  const bool dot_m_side = (op == 0) != d.swap_ab;  // the vector runs along the dot's M
+  const long long n = dot_m_side ? d.bm : d.bn;
   const int w = d.num_warps;
   if (n < 32LL * w) return 0;  // not expensive: rematerialised in the needed layout
   Blocked blk;
@@ -383,7 +408,7 @@ Bytes compute_scale_cvt(const Decisions& d, int op) {
   blk.tpw = {5, 0};
   blk.wpc = {log2i(w), 0};
   const Flat src = blocked_layout(blk, {log2i(n), 0}, 1);
-  const Flat dst = accumulator_slice(accumulator_of(d), op == 0 ? 1 : 0, log2i(n));
+  const Flat dst = accumulator_slice(accumulator_of(d), dot_m_side ? 1 : 0, log2i(n));
   return cvt_scratch_if_needed(src, dst, 32, d.cc) * 4;
 }
 
@@ -418,7 +443,11 @@ Bytes b_scale_cvt(const Decisions& d) {
 Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int stages) {
   Decisions d;
   const int cc = cfg.arch;
-  const long long bm = cfg.m, bn = cfg.n, bk = cfg.k;
+  // SWAP_AB: every rule below sees the dot, [BN, BK] x [BK, BM]; both of its operands are
+  // K-contiguous loads as in the unswapped kernel, so only the epilogue and the scales differ.
+  const long long bm = k.swap_ab ? cfg.n : cfg.m, bn = k.swap_ab ? cfg.m : cfg.n, bk = cfg.k;
+  d.swap_ab = k.swap_ab;
+  d.b_scale_scalar = k.b_scale_scalar;
   const int w = num_warps_of(cfg);
   const int ib = k.in_bits, ob = k.out_bits, eb = ib / 8;
   d.cc = cc;
@@ -468,7 +497,7 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
     if (stages == 1 || !d.b_can_pipeline) d.b_reg_smem = memo_reg_smem(d, 1) ? 1 : 0;
   }
   if (k.fp8_block) {
-    d.b_scale_buffer = bn * 4;
+    d.b_scale_buffer = k.b_scale_scalar ? 0 : (k.swap_ab ? bm : bn) * 4;
     d.a_scale_cvt = memo_scale_cvt(d, 0);
     const bool async_here = d.version == 5 && stages > 1 && d.a_can_pipeline && d.b_can_pipeline;
     if (!async_here) d.b_scale_cvt = memo_scale_cvt(d, 1);
@@ -479,10 +508,16 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // The epilogue converts the accumulator ([BM, BN] of the stored type: matmul's C, fused_moe's
   // compute type) to the coalesced store layout (contiguous along N) once, after the loop
   // (lib/Analysis/Allocation.cpp:178, 206-208; size: NVIDIA Allocation.cpp:45-76).
+  // SWAP_AB: the [BN, BM] accumulator is transposed first (tl.trans, fused_moe.py:568-569), so
+  // the conversion goes from the transposed accumulator layout to the [BM, BN] store layout.
   d.epilogue_cvt = memoised(memo_key(Question::Epilogue, d, ob), [&] {
-    const Flat src = accumulator_layout(accumulator_of(d), {log2i(bm), log2i(bn)});
+    const Flat acc = accumulator_layout(accumulator_of(d), {log2i(bm), log2i(bn)});
+    if (d.swap_ab)
+      return cvt_scratch_if_needed(transposed(acc, log2i(bm)), coalesced_2d(bn, bm, 1, ob, w), ob,
+                                   cc) *
+             (ob / 8);
     const Flat dst = coalesced_2d(bm, bn, 1, ob, w);
-    return cvt_scratch_if_needed(src, dst, ob, cc) * (ob / 8);
+    return cvt_scratch_if_needed(acc, dst, ob, cc) * (ob / 8);
   });
   return d;
 }
@@ -551,15 +586,15 @@ std::string describe(const Decisions& d, int stages) {
   const bool a_pipe = stages > 1 && d.a_can_pipeline, b_pipe = stages > 1 && d.b_can_pipeline;
   const bool async = d.version == 5 && stages > 1 && ((a_pipe && b_pipe) || !d.fp8_block);
   const int nbuf = d.version == 3 ? stages : d.version == 5 && async ? stages : stages - 1;
-  std::string s;
+  std::string s = d.swap_ab ? "SWAP_AB (the dot is [BN, BK] x [BK, BM]); " : "";
   const std::string warps = std::to_string(d.warps_m) + "x" + std::to_string(d.warps_n);
   if (d.version == 2)
-    s = "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") +
-        ", warps " + warps + ")";
+    s += "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") +
+         ", warps " + warps + ")";
   else if (d.version == 3)
-    s = "wgmma (mma v3, n " + std::to_string(d.instr_n) + ", warps " + warps + ")";
+    s += "wgmma (mma v3, n " + std::to_string(d.instr_n) + ", warps " + warps + ")";
   else
-    s = std::string("tcgen05 (mma v5, ") + (async ? "asynchronous" : "synchronous") + ")";
+    s += std::string("tcgen05 (mma v5, ") + (async ? "asynchronous" : "synchronous") + ")";
   auto operand = [&](const char* name, bool pipe, bool reg_smem) {
     if (pipe) return std::to_string(nbuf) + (nbuf == 1 ? " buffer of " : " buffers of ") + name;
     if (!reg_smem) return std::string(name) + " in registers";
@@ -613,6 +648,19 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
           .integer("tile_k", cfg.k)
           .integer("block_n", cfg.block_shape ? (*cfg.block_shape)[0] : 0)
           .integer("block_k_scale", cfg.block_shape ? (*cfg.block_shape)[1] : 0);
+    });
+  // ROCm's options (waves_per_eu, matrix_instr_nonkdim, kpack: HIPOptions,
+  // third_party/amd/backend/compiler.py) in an entry: kept, ignored by the CUDA backend.
+  if (cfg.tuned.waves_per_eu || cfg.tuned.matrix_instr_nonkdim || cfg.tuned.kpack)
+    why.note([&] {
+      std::string keys;
+      const std::pair<const char*, bool> amd[3] = {
+          {"waves_per_eu", cfg.tuned.waves_per_eu.has_value()},
+          {"matrix_instr_nonkdim", cfg.tuned.matrix_instr_nonkdim.has_value()},
+          {"kpack", cfg.tuned.kpack.has_value()}};
+      for (const auto& [key, given] : amd)
+        if (given) keys += (keys.empty() ? "" : ", ") + std::string(key);
+      return diag(Code::triton_amd_keys_ignored).name("keys", keys).arch("arch", cfg.arch);
     });
   if (cfg.arch == 87 || cfg.arch == 103 || cfg.arch == 110)
     why.note([&] { return diag(Code::triton_arch_unmeasured).arch("arch", cfg.arch); });

@@ -25,6 +25,14 @@ struct KernelTraits {
   bool fp8 = false;        ///< e4m3 operands (fp8e4nv)
   bool fp8_block = false;  ///< fused_moe block-wise fp8: per-iteration a_scale/b_scale loads
   bool int8 = false;       ///< int8 operands: an int8 tl.dot accumulating in int32 (in_bits 8)
+  /// fused_moe SWAP_AB (vLLM 6adad087 fused_moe.py:535-566, SGLang d6ef6888
+  /// fused_moe_triton_kernels.py:566-591): the dot is tl.dot(b, a), [BN, BK] x [BK, BM], both
+  /// operands K-contiguous, and its [BN, BM] accumulator is transposed (tl.trans) before the
+  /// epilogue; the config's m and n stay the kernel's BLOCK_SIZE_M and BLOCK_SIZE_N.
+  bool swap_ab = false;
+  /// fused_moe block-wise: b_scale is one scalar per K step, not a [BN] vector (SGLang d6ef6888
+  /// fused_moe_triton_kernels.py:497-500 when BLOCK_SIZE_N <= group_n).
+  bool b_scale_scalar = false;
 };
 
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.
@@ -51,6 +59,11 @@ struct Decisions {
   int warps_m = 1, warps_n = 1;  ///< the accumulator's warpsPerCTA
   /// Why wgmma/tcgen05 is not used on sm_90/sm_100 (empty: it is, or the arch has neither).
   const char* fallback = "";
+  /// SWAP_AB: bm, bn above are the dot's M and N (the kernel's BLOCK_SIZE_N and BLOCK_SIZE_M),
+  /// a_* is the dot's first operand (the kernel's B) and the accumulator is transposed before
+  /// the epilogue.
+  bool swap_ab = false;
+  bool b_scale_scalar = false;  ///< KernelTraits::b_scale_scalar
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
