@@ -222,6 +222,17 @@ Buffers buffers(const Decisions& d, int stages) {
        d.swap_ab ? Component::A : Component::B}};
   for (int op = 0; op < 2; ++op) {
     const Operand& o = ops[op];
+    if (op == 1 && d.b_mma_tile > 0) {
+      // B converted before a wgmma/tcgen05 dot (use_int8_w8a16): the loaded int8 tile feeds the
+      // conversion, not the MMA, so a pipelined load keeps num_stages - 1 buffers (no additional
+      // wgmma buffer, no wait after an asynchronous MMA: LowerLoops.cpp:80-134, 419-444), and
+      // the converted tile is stored once per iteration for the MMA to read (observed on every
+      // measured sm_90/sm_100/sm_103 row: + BK·BN bytes over nbuf int8 copies).
+      if (o.pipe && stages > 1)
+        bufs.add((stages - 1) * o.tile, o.align, kBeforeLoop + op, kAfterLoop, o.part);
+      bufs.add(d.b_mma_tile, nvmma_align(d.bk * 2), o.start, o.end, o.part);
+      continue;
+    }
     if (o.pipe)
       bufs.add(nbuf * o.tile, o.align, kBeforeLoop + op, kAfterLoop, o.part);
     else if (!o.reg_smem)
@@ -472,10 +483,13 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // A dot-operand load is pipelined iff it can become a cp.async of >= 4 bytes per thread
   // (Pipeliner/AssignLatencies.cpp:100-148, PipeliningUtility.cpp:380-407, LowerLoops.cpp:472-497);
   // A is [BM, BK] and B is [BK, BN], both contiguous along K.
+  // With a B converted before the dot (b_load_elem_bits), B's load and buffers have its own
+  // element width.
+  const int bb = k.b_load_elem_bits > 0 ? k.b_load_elem_bits : ib;
   const long long pa = per_thread(bm * bk, bk, ib, w);
-  const long long pb = per_thread(bk * bn, bk, ib, w);
+  const long long pb = per_thread(bk * bn, bk, bb, w);
   d.a_load_bits = static_cast<int>(pa * ib);
-  d.b_load_bits = static_cast<int>(pb * ib);
+  d.b_load_bits = static_cast<int>(pb * bb);
   d.a_can_pipeline = d.a_load_bits >= 32;
   d.b_can_pipeline = d.b_load_bits >= 32;
   // fp8 operands of an mma.sync are promoted to f16 in registers unless the target has fp8
@@ -483,10 +497,15 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // sm_121 promotes. Shared memory still holds fp8 (OptimizeDotOperands hoists the convert).
   d.fp8_promoted = d.version == 2 && ib == 8 && cc != 89 && cc != 120;
   d.a_tile = bm * bk * eb;
-  d.b_tile = bk * bn * eb;
+  d.b_tile = bk * bn * bb / 8;
+  // wgmma and tcgen05 read B from shared memory in the dot's type: a converted B is stored again.
+  if (bb != ib && d.version != 2) d.b_mma_tile = bk * bn * eb;
   // mma v2 operands use SwizzledSharedEncoding (16 B, TritonGPUAttrDefs.td:35); wgmma/tcgen05
   // read NVMMAShared buffers (Ops.cpp:691-700).
-  if (d.version != 2) d.a_align = d.b_align = nvmma_align(bk * eb);
+  if (d.version != 2) {
+    d.a_align = nvmma_align(bk * eb);
+    d.b_align = nvmma_align(bk * bb / 8);
+  }
 
   // Answered now when the kernel's own num_stages needs them; other stage counts (the
   // max_stages search trying num_stages 1) ask reg_smem() / b_scale_cvt(), which answer then.

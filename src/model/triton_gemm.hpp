@@ -33,6 +33,10 @@ struct KernelTraits {
   /// fused_moe block-wise: b_scale is one scalar per K step, not a [BN] vector (SGLang d6ef6888
   /// fused_moe_triton_kernels.py:497-500 when BLOCK_SIZE_N <= group_n).
   bool b_scale_scalar = false;
+  /// Bits of B as loaded when they differ from the dot's (in_bits): fused_moe use_int8_w8a16
+  /// loads int8 B and converts it to compute_type before the dot (vLLM 6adad087
+  /// fused_moe.py:552-553); 0: in_bits.
+  int b_load_elem_bits = 0;
 };
 
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.
@@ -64,6 +68,9 @@ struct Decisions {
   /// the epilogue.
   bool swap_ab = false;
   bool b_scale_scalar = false;  ///< KernelTraits::b_scale_scalar
+  /// B converted before a wgmma/tcgen05 dot (KernelTraits::b_load_elem_bits): the bytes of the
+  /// converted [BK, BN] copy the MMA reads; 0: none.
+  Bytes b_mma_tile = 0;
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).

@@ -116,18 +116,20 @@ class TritonFusedMoe final : public triton::TritonFamily {
         break;
       case Quant::Int8W8a16:
         // Without a group size (per-channel) both launchers run fused_moe_kernel with
-        // use_int8_w8a16 (B converted to compute_type before the dot); with one (block_shape
-        // [0, group], which the file name leaves out) dispatch_fused_moe_kernel (vLLM
-        // fused_moe.py:933-975) and SGLang (fused_moe_triton_kernels.py:851-886) run
-        // fused_moe_kernel_gptq_awq.
-        why.reject([&] {
-          return diag(Code::triton_moe_kernel_unmodelled)
+        // use_int8_w8a16: int8 B loaded and converted to compute_type before a bf16 dot (vLLM
+        // fused_moe.py:552-553; SGLang fused_moe_triton_kernels.py:559-560), b_scale [1, BN]
+        // loaded before the loop. With a group size (block_shape [0, group], which the file
+        // name leaves out) both run fused_moe_kernel_gptq_awq (vLLM dispatch_fused_moe_kernel,
+        // fused_moe.py:933-975, should_moe_wna16_use_cuda is false for 8 bits; SGLang
+        // fused_moe_triton_kernels.py:851-886): not modelled, said in a warning.
+        k.in_bits = 16;
+        k.b_load_elem_bits = 8;
+        why.note([&] {
+          return diag(Code::triton_moe_quant_ambiguous)
               .name("engine", engine)
               .name("dtype", "int8_w8a16")
-              .name("kernel",
-                    "fused_moe_kernel with use_int8_w8a16 (per-channel int8 weights converted "
-                    "to bf16 before the dot) or, for group-quantised weights (the file name "
-                    "cannot tell), fused_moe_kernel_gptq_awq");
+              .name("kernel", "fused_moe_kernel with use_int8_w8a16")
+              .name("other", "fused_moe_kernel_gptq_awq (not modelled)");
         });
         break;
       case Quant::Int4W4a16:
