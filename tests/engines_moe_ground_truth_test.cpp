@@ -7,8 +7,8 @@
 // tests/data/engines-dev-triton-3.6.jsonl is a copy of the measure task's development rows (the
 // fused-MoE ones); the committed engines-triton-3.6.jsonl replaces it when it lands.
 //
-// Rows of launches tilefit does not model yet are checked to be reported invalid (USE_TMA,
-// int4_w4a16); int8_w8a16 is checked as the per-channel fused_moe_kernel (the
+// Rows of launches tilefit does not model yet are checked to be reported invalid (USE_TMA
+// below sm_90, int4_w4a16); int8_w8a16 is checked as the per-channel fused_moe_kernel (the
 // fused_moe_kernel_gptq_awq rows of the group-quantised alternative are left out); int8_w8a8
 // on tcgen05 targets waits for the int8 rules of the shared Triton rules (KernelTraits::int8,
 // the blockmm task).
@@ -59,7 +59,7 @@ Expect expectation(const nlohmann::json& row) {
   // int8_w8a16 is analysed as the per-channel fused_moe_kernel (a warning says the file name
   // cannot tell); the measured gptq_awq rows are the group-quantised alternative.
   if (row["kernel"] != "fused_moe_kernel") return Expect::Pending;
-  if (c.value("use_tma", false)) return Expect::Unmodelled;
+  if (c.value("use_tma", false) && cc < 90) return Expect::Unmodelled;
   if (quant == "int8_w8a8" && cc >= 100 && cc < 110) return Expect::Pending;
   return Expect::Exact;
 }
@@ -97,7 +97,7 @@ TEST(EnginesMoeGroundTruth, RowsThroughTheRealReader) {
     ++exact;
   }
   EXPECT_GT(exact, 200);
-  EXPECT_GT(unmodelled, 20);
+  EXPECT_GT(unmodelled, 10);
 }
 
 }  // namespace

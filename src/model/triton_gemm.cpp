@@ -244,6 +244,14 @@ Buffers buffers(const Decisions& d, int stages) {
     else
       bufs.add(o.tile, o.align, o.start, o.end, o.part);
   }
+  // TMA: one 8-byte mbarrier per buffer of the pipelined copies (LowerLoops.cpp:455-499
+  // createTMABarrierAndWait; measured on sm_90, sm_100, sm_103, sm_120: nbuf · 8 B).
+  // With fp8 operands that mma.sync promotes, A's and B's copies complete on barriers of their
+  // own (their local_loads and conversions are separate, §4.3 of docs/triton-model.md): two
+  // arrays (measured on sm_100, sm_103, sm_121: 16-byte aligned, nbuf · 8 B each).
+  if (d.tma && stages > 1)
+    for (int i = 0; i < (d.fp8_promoted ? 2 : 1); ++i)
+      bufs.add(8 * nbuf, 16, kBeforeLoop + 2 + i, kAfterLoop, Component::MainloopBarriers);
   // tcgen05 completion mbarriers (LowerLoops.cpp:709-790, numStages = waitStage - mmaStage + 1):
   // two when the MMA is asynchronous, one otherwise; SwizzledShared, alignment 16.
   if (d.version == 5)
@@ -492,6 +500,11 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   d.b_load_bits = static_cast<int>(pb * bb);
   d.a_can_pipeline = d.a_load_bits >= 32;
   d.b_can_pipeline = d.b_load_bits >= 32;
+  // Descriptor loads are pipelined as TMA copies whatever their width (AssignLatencies.cpp
+  // treats tt.descriptor_load as a pipelineable load; LowerLoops.cpp lowers it to
+  // async_tma_copy_global_to_local into an NVMMA-shared buffer with its mbarrier).
+  d.tma = k.tma;
+  if (k.tma) d.a_can_pipeline = d.b_can_pipeline = true;
   // fp8 operands of an mma.sync are promoted to f16 in registers unless the target has fp8
   // mma.sync: only sm_89 and sm_120 (AccelerateMatmul.cpp:906-944, mmav2SupportsFp8Operands).
   // sm_121 promotes. Shared memory still holds fp8 (OptimizeDotOperands hoists the convert).
@@ -502,7 +515,7 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   if (bb != ib && d.version != 2) d.b_mma_tile = bk * bn * eb;
   // mma v2 operands use SwizzledSharedEncoding (16 B, TritonGPUAttrDefs.td:35); wgmma/tcgen05
   // read NVMMAShared buffers (Ops.cpp:691-700).
-  if (d.version != 2) {
+  if (d.version != 2 || k.tma) {
     d.a_align = nvmma_align(bk * eb);
     d.b_align = nvmma_align(bk * bb / 8);
   }
@@ -703,6 +716,13 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
       });
     if (d.fp8_promoted)
       why.note([&] { return diag(Code::triton_fp8_promoted).arch("arch", cfg.arch); });
+    // TMA copies without a pipeline (num_stages 1): not measured.
+    if (k.tma && p.stages == 1)
+      why.reject([&] {
+        return diag(Code::triton_moe_tma_unmodelled)
+            .name("engine", engine_release_text(cfg.engine))
+            .arch("arch", cfg.arch);
+      });
     if (p.stages > 1) {
       for (int op = 0; op < 2; ++op) {
         const bool can = op == 0 ? d.a_can_pipeline : d.b_can_pipeline;

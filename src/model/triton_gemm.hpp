@@ -37,6 +37,9 @@ struct KernelTraits {
   /// loads int8 B and converts it to compute_type before the dot (vLLM 6adad087
   /// fused_moe.py:552-553); 0: in_bits.
   int b_load_elem_bits = 0;
+  /// A and B loaded through tensor descriptors (SGLang's USE_TMA) on a target with TMA
+  /// (capability >= 90): TMA copies into NVMMA-shared buffers, one mbarrier per buffer.
+  bool tma = false;
 };
 
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.
@@ -71,6 +74,7 @@ struct Decisions {
   /// B converted before a wgmma/tcgen05 dot (KernelTraits::b_load_elem_bits): the bytes of the
   /// converted [BK, BN] copy the MMA reads; 0: none.
   Bytes b_mma_tile = 0;
+  bool tma = false;  ///< KernelTraits::tma
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).

@@ -188,14 +188,20 @@ class TritonFusedMoe final : public triton::TritonFamily {
     }
     // USE_TMA: SGLang pops it from the down GEMM's config and passes tensor descriptors for A
     // and B (fused_moe.py:359-361, 404-409: support_tensor_descriptor() holds with Triton 3.6;
-    // fused_moe_triton_kernels.py:888-904). From sm_90 on these are TMA loads; below, Triton's
-    // make_ttir rewrites them to pointer loads (third_party/nvidia/backend/compiler.py,
-    // add_rewrite_tensor_descriptor_to_pointer), which the measured rows show are not the
-    // kernel's usual pipelined loads either. Neither is modelled yet.
-    if (sglang && t.use_tma.value_or(false))
-      why.reject([&] {
-        return diag(Code::triton_moe_tma_unmodelled).name("engine", engine).arch("arch", cfg.arch);
-      });
+    // fused_moe_triton_kernels.py:888-904). From sm_90 on these are TMA copies (modelled:
+    // KernelTraits::tma); below, Triton's make_ttir rewrites them to pointer loads
+    // (third_party/nvidia/backend/compiler.py, add_rewrite_tensor_descriptor_to_pointer), which
+    // the measured rows show are not the kernel's usual pipelined loads: not modelled.
+    if (sglang && t.use_tma.value_or(false)) {
+      if (cfg.arch < 90)
+        why.reject([&] {
+          return diag(Code::triton_moe_tma_unmodelled)
+              .name("engine", engine)
+              .arch("arch", cfg.arch);
+        });
+      else
+        k.tma = true;
+    }
     if (t.num_ctas.value_or(1) != 1)
       why.reject([&] { return diag(Code::triton_moe_num_ctas).integer("num_ctas", *t.num_ctas); });
     if (cfg.d != DType::BF16 && cfg.d != DType::F16)
