@@ -4,7 +4,7 @@
 // row's table_name (in its triton_X_Y_Z folder for SGLang), evaluated for the row's arch; status
 // and smem_bytes must be equal.
 //
-// tests/data/engines-dev-triton-3.6.jsonl is a copy of the measure task's development rows (the
+// tests/data/engines-dev/fused-moe-triton-3.6.jsonl is a copy of the measure task's development rows (the
 // fused-MoE ones); the committed engines-triton-3.6.jsonl replaces it when it lands.
 //
 // Rows of launches tilefit does not model yet are checked to be reported invalid (USE_TMA
@@ -31,7 +31,7 @@ namespace {
 
 std::vector<nlohmann::json> moe_rows() {
   std::vector<nlohmann::json> rows;
-  std::ifstream in(test::source_path("tests/data/engines-dev-triton-3.6.jsonl"));
+  std::ifstream in(test::source_path("tests/data/engines-dev/fused-moe-triton-3.6.jsonl"));
   std::string line;
   while (std::getline(in, line))
     if (!line.empty()) rows.push_back(nlohmann::json::parse(line));
