@@ -87,7 +87,6 @@ class TritonFusedMoe final : public triton::TritonFamily {
     triton::KernelTraits k;
     const KernelConfig::TunedLaunch& t = cfg.tuned;
     const bool sglang = cfg.engine == EngineRelease::SglangD6ef6888;
-    const std::string engine = engine_release_text(cfg.engine);
     // Block-wise scales when both block_shape entries are non-zero (both launchers pass
     // group_n = block_shape[0], group_k = block_shape[1]; the kernel tests group_k > 0 and
     // group_n > 0 first, then per_channel_quant, else per-tensor scalars).
@@ -126,7 +125,7 @@ class TritonFusedMoe final : public triton::TritonFamily {
         k.b_load_elem_bits = 8;
         why.note([&] {
           return diag(Code::triton_moe_quant_ambiguous)
-              .name("engine", engine)
+              .name("engine", engine_release_text(cfg.engine))
               .name("dtype", "int8_w8a16")
               .name("kernel", "fused_moe_kernel with use_int8_w8a16")
               .name("other", "fused_moe_kernel_gptq_awq (not modelled)");
@@ -139,7 +138,7 @@ class TritonFusedMoe final : public triton::TritonFamily {
         // scales and zero points loaded in the loop); SGLang runs fused_moe_kernel_gptq_awq.
         why.reject([&] {
           return diag(Code::triton_moe_kernel_unmodelled)
-              .name("engine", engine)
+              .name("engine", engine_release_text(cfg.engine))
               .name("dtype", "int4_w4a16")
               .name("kernel", sglang ? "fused_moe_kernel_gptq_awq (packed int4 weights, group "
                                        "scales and zero points loaded in the K loop)"
@@ -157,7 +156,9 @@ class TritonFusedMoe final : public triton::TritonFamily {
     if (scaled) {
       k.fp8_block = block;
       if (!block && t.per_channel_quant)
-        why.note([&] { return diag(Code::triton_moe_per_channel).name("engine", engine); });
+        why.note([&] {
+          return diag(Code::triton_moe_per_channel).name("engine", engine_release_text(cfg.engine));
+        });
       // SGLang: with BLOCK_SIZE_N <= group_n the kernel loads one b_scale per K step
       // (offs_bsn = pid_n * BLOCK_SIZE_N // group_n, fused_moe_triton_kernels.py:497-500).
       k.b_scale_scalar = sglang && block && cfg.n <= (*cfg.block_shape)[0];
@@ -169,7 +170,7 @@ class TritonFusedMoe final : public triton::TritonFamily {
       if (k.swap_ab)
         why.note([&] {
           return diag(Code::triton_moe_swap_ab)
-              .name("engine", engine)
+              .name("engine", engine_release_text(cfg.engine))
               .arch("arch", cfg.arch)
               .integer("tile_m", cfg.m)
               .integer("tile_n", cfg.n);
@@ -179,7 +180,7 @@ class TritonFusedMoe final : public triton::TritonFamily {
         if (cfg.k > bmin)
           why.note([&] {
             return diag(Code::triton_moe_block_k_unclamped)
-                .name("engine", engine)
+                .name("engine", engine_release_text(cfg.engine))
                 .integer("block_k", cfg.k)
                 .integer("block_n", (*cfg.block_shape)[0])
                 .integer("block_k_scale", (*cfg.block_shape)[1]);
@@ -196,7 +197,7 @@ class TritonFusedMoe final : public triton::TritonFamily {
       if (cfg.arch < 90)
         why.reject([&] {
           return diag(Code::triton_moe_tma_unmodelled)
-              .name("engine", engine)
+              .name("engine", engine_release_text(cfg.engine))
               .arch("arch", cfg.arch);
         });
       else
