@@ -54,6 +54,7 @@ TEST(ConfigWriter, TunedEntriesWriteTheConfigTheyWereAnalysedAs) {
     EXPECT_TRUE(back.tuned_device.empty());
     back.tuned_device = c.tuned_device;
     back.tuned_block_k = c.tuned_block_k;
+    back.tuned = c.tuned;  // what only the table says (its quantisation name, USE_TMA, AMD keys)
     EXPECT_EQ(back, c) << config_json(c);
   }
 }

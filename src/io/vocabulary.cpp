@@ -143,13 +143,21 @@ constexpr FieldSpec kConfigFields[] = {
 constexpr FieldSpec kTunedEntryFields[] = {
     {"BLOCK_SIZE_M", "integer", "tile M (required)", K::integer},
     {"BLOCK_SIZE_N", "integer", "tile N (required)", K::integer},
-    {"BLOCK_SIZE_K", "integer", "tile K (required); clamped to min(block_shape) as vLLM does",
+    {"BLOCK_SIZE_K", "integer",
+     "tile K (required); vLLM clamps it to min(block_shape), SGLang passes it as written",
      K::integer},
     {"GROUP_SIZE_M", "integer", "`group_m`", K::integer},
     {"num_warps", "integer", "`num_warps`; default 4", K::integer},
     {"num_stages", "integer", "`stages`; default 3", K::integer},
     {"SPLIT_K", "integer",
      "1 (later vLLM default configs carry it; no split-K in fused_moe_kernel)", K::integer},
+    {"USE_TMA", "bool",
+     "SGLang `_down` tables: tensor-descriptor loads of A and B (popped by the launcher)",
+     K::boolean},
+    {"num_ctas", "integer", "1 (CUDAOptions' default; L40S tables carry it)", K::integer},
+    {"waves_per_eu", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::integer},
+    {"matrix_instr_nonkdim", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::integer},
+    {"kpack", "integer", "AMD only (read, ignored on NVIDIA): 1 or 2", K::integer},
 };
 
 constexpr FieldSpec kEpilogueFields[] = {

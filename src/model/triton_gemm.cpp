@@ -175,6 +175,20 @@ Bytes nvmma_align(long long contig_bytes) {
   return 128 * (swizzle != 0 ? swizzle / 16 : 1);
 }
 
+/// The layout of the transposed tensor (tt.trans (1, 0) of a register tensor keeps every
+/// element in its thread: TransOp's inferred encoding, lib/Dialect/TritonGPU/IR/Dialect.cpp
+/// inferTransOpEncoding, is the same linear layout with the out-dimensions swapped). `dim0_log2`
+/// is log2 of the first out-dimension's size before the transposition.
+Flat transposed(const Flat& f, int dim0_log2) {
+  Flat t = f;
+  const int dim1_log2 = f.dim - dim0_log2;
+  const std::uint32_t low = (1u << dim0_log2) - 1;
+  for (int in = 0; in < kInDims; ++in)
+    for (int i = 0; i < f.n[in]; ++i)
+      t.b[in][i] = (f.b[in][i] >> dim0_log2) | ((f.b[in][i] & low) << dim1_log2);
+  return t;
+}
+
 bool is_triton_36(std::string_view v) {
   if (v.substr(0, 3) != "3.6") return false;
   return v.size() == 3 || v[3] < '0' || v[3] > '9';
@@ -213,10 +227,23 @@ Buffers buffers(const Decisions& d, int stages) {
     Component part;
   };
   const Operand ops[2] = {
-      {a_pipe, a_pipe || reg_smem(d, 0), d.a_tile, d.a_align, a0, a1, Component::A},
-      {b_pipe, b_pipe || reg_smem(d, 1), d.b_tile, d.b_align, b0, b1, Component::B}};
+      {a_pipe, a_pipe || reg_smem(d, 0), d.a_tile, d.a_align, a0, a1,
+       d.swap_ab ? Component::B : Component::A},  // SWAP_AB: the dot's A is the kernel's B
+      {b_pipe, b_pipe || reg_smem(d, 1), d.b_tile, d.b_align, b0, b1,
+       d.swap_ab ? Component::A : Component::B}};
   for (int op = 0; op < 2; ++op) {
     const Operand& o = ops[op];
+    if (op == 1 && d.b_mma_tile > 0) {
+      // B converted before a wgmma/tcgen05 dot (use_int8_w8a16): the loaded int8 tile feeds the
+      // conversion, not the MMA, so a pipelined load keeps num_stages - 1 buffers (no additional
+      // wgmma buffer, no wait after an asynchronous MMA: LowerLoops.cpp:80-134, 419-444), and
+      // the converted tile is stored once per iteration for the MMA to read (observed on every
+      // measured sm_90/sm_100/sm_103 row: + BK·BN bytes over nbuf int8 copies).
+      if (o.pipe && stages > 1)
+        bufs.add((stages - 1) * o.tile, o.align, kBeforeLoop + op, kAfterLoop, o.part);
+      bufs.add(d.b_mma_tile, nvmma_align(d.bk * 2), o.start, o.end, o.part);
+      continue;
+    }
     if (o.pipe)
       bufs.add(nbuf * o.tile, o.align, kBeforeLoop + op, kAfterLoop, o.part);
     else if (!o.reg_smem)
@@ -228,6 +255,14 @@ Buffers buffers(const Decisions& d, int stages) {
     else
       bufs.add(o.tile, o.align, o.start, o.end, o.part);
   }
+  // TMA: one 8-byte mbarrier per buffer of the pipelined copies (LowerLoops.cpp:455-499
+  // createTMABarrierAndWait; measured on sm_90, sm_100, sm_103, sm_120: nbuf · 8 B).
+  // With fp8 operands that mma.sync promotes, A's and B's copies complete on barriers of their
+  // own (their local_loads and conversions are separate, §4.3 of docs/triton-model.md): two
+  // arrays (measured on sm_100, sm_103, sm_121: 16-byte aligned, nbuf · 8 B each).
+  if (d.tma && stages > 1)
+    for (int i = 0; i < (d.fp8_promoted ? 2 : 1); ++i)
+      bufs.add(8 * nbuf, 16, kBeforeLoop + 2 + i, kAfterLoop, Component::MainloopBarriers);
   // tcgen05 completion mbarriers (LowerLoops.cpp:709-790, numStages = waitStage - mmaStage + 1):
   // two when the MMA is asynchronous, one otherwise; SwizzledShared, alignment 16.
   if (d.version == 5)
@@ -339,6 +374,8 @@ std::uint64_t memo_key(Question q, const Decisions& d, int bits) {
   k = k << 6 | static_cast<std::uint64_t>(log2i(d.bk));
   k = k << 4 | static_cast<std::uint64_t>(log2i(d.num_warps));
   k = k << 7 | static_cast<std::uint64_t>(bits);
+  k = k << 1 | (d.swap_ab ? 1u : 0u);
+  k = k << 1 | (d.b_scale_scalar ? 1u : 0u);
   return k;
 }
 
@@ -392,8 +429,15 @@ bool compute_reg_smem(const Decisions& d, int op) {
 /// access, KernelTraits::a_scale_vectorised; b_scale: 1) to a slice of the accumulator, and gets
 /// scratch only when it needs shared memory. Returns the scratch bytes of scale `op` (0:
 /// a_scale, 1: b_scale), 0 when there is none.
+///
+/// With SWAP_AB the dot's accumulator is [BN, BM]: a_scale ([BM], `a_scale[None, :]`) is a slice
+/// along its dimension 1 and b_scale (`b_scale[:, None]`) along dimension 0 (vLLM 6adad087
+/// fused_moe.py:548-549; SGLang swaps the two scales, fused_moe_triton_kernels.py:566-572). A
+/// scalar b_scale (b_scale_scalar) needs no conversion.
 Bytes compute_scale_cvt(const Decisions& d, int op) {
-  const long long n = op == 0 ? d.bm : d.bn;
+  if (op == 1 && d.b_scale_scalar) return 0;
+  const bool dot_m_side = (op == 0) != d.swap_ab;  // the vector runs along the dot's M
+  const long long n = dot_m_side ? d.bm : d.bn;
   const int w = d.num_warps;
   if (n < 32LL * w) return 0;  // not expensive: rematerialised in the needed layout
   const long long a_vec = d.a_scale_vectorised ? std::min(4LL, std::max(n / (32LL * w), 1LL)) : 1;
@@ -403,7 +447,7 @@ Bytes compute_scale_cvt(const Decisions& d, int op) {
   blk.tpw = {5, 0};
   blk.wpc = {log2i(w), 0};
   const Flat src = blocked_layout(blk, {log2i(n), 0}, 1);
-  const Flat dst = accumulator_slice(accumulator_of(d), op == 0 ? 1 : 0, log2i(n));
+  const Flat dst = accumulator_slice(accumulator_of(d), dot_m_side ? 1 : 0, log2i(n));
   return cvt_scratch_if_needed(src, dst, 32, d.cc) * 4;
 }
 
@@ -440,7 +484,11 @@ Bytes b_scale_cvt(const Decisions& d) {
 Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int stages) {
   Decisions d;
   const int cc = cfg.arch;
-  const long long bm = cfg.m, bn = cfg.n, bk = cfg.k;
+  // SWAP_AB: every rule below sees the dot, [BN, BK] x [BK, BM]; both of its operands are
+  // K-contiguous loads as in the unswapped kernel, so only the epilogue and the scales differ.
+  const long long bm = k.swap_ab ? cfg.n : cfg.m, bn = k.swap_ab ? cfg.m : cfg.n, bk = cfg.k;
+  d.swap_ab = k.swap_ab;
+  d.b_scale_scalar = k.b_scale_scalar;
   const int w = num_warps_of(cfg);
   const int ib = k.in_bits, ob = k.out_bits, eb = ib / 8;
   d.cc = cc;
@@ -467,12 +515,20 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // A dot-operand load is pipelined iff it can become a cp.async of >= 4 bytes per thread
   // (Pipeliner/AssignLatencies.cpp:100-148, PipeliningUtility.cpp:380-407, LowerLoops.cpp:472-497);
   // A is [BM, BK] and B is [BK, BN], both contiguous along K.
+  // With a B converted before the dot (b_load_elem_bits), B's load and buffers have its own
+  // element width.
+  const int bb = k.b_load_elem_bits > 0 ? k.b_load_elem_bits : ib;
   const long long pa = per_thread(bm * bk, bk, ib, w);
-  const long long pb = per_thread(bk * bn, bk, ib, w);
+  const long long pb = per_thread(bk * bn, bk, bb, w);
   d.a_load_bits = static_cast<int>(pa * ib);
-  d.b_load_bits = static_cast<int>(pb * ib);
+  d.b_load_bits = static_cast<int>(pb * bb);
   d.a_can_pipeline = d.a_load_bits >= 32;
   d.b_can_pipeline = d.b_load_bits >= 32;
+  // Descriptor loads are pipelined as TMA copies whatever their width (AssignLatencies.cpp
+  // treats tt.descriptor_load as a pipelineable load; LowerLoops.cpp lowers it to
+  // async_tma_copy_global_to_local into an NVMMA-shared buffer with its mbarrier).
+  d.tma = k.tma;
+  if (k.tma) d.a_can_pipeline = d.b_can_pipeline = true;
   // fp8 operands of an mma.sync are promoted to f16 in registers unless the target has fp8
   // mma.sync: only sm_89 and sm_120 (AccelerateMatmul.cpp:906-944, mmav2SupportsFp8Operands).
   // sm_121 promotes. Shared memory still holds fp8 (OptimizeDotOperands hoists the convert).
@@ -480,10 +536,15 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // only fp8 element types).
   d.fp8_promoted = d.version == 2 && ib == 8 && !k.int8 && cc != 89 && cc != 120;
   d.a_tile = bm * bk * eb;
-  d.b_tile = bk * bn * eb;
+  d.b_tile = bk * bn * bb / 8;
+  // wgmma and tcgen05 read B from shared memory in the dot's type: a converted B is stored again.
+  if (bb != ib && d.version != 2) d.b_mma_tile = bk * bn * eb;
   // mma v2 operands use SwizzledSharedEncoding (16 B, TritonGPUAttrDefs.td:35); wgmma/tcgen05
   // read NVMMAShared buffers (Ops.cpp:691-700).
-  if (d.version != 2) d.a_align = d.b_align = nvmma_align(bk * eb);
+  if (d.version != 2 || k.tma) {
+    d.a_align = nvmma_align(bk * eb);
+    d.b_align = nvmma_align(bk * bb / 8);
+  }
 
   // Answered now when the kernel's own num_stages needs them; other stage counts (the
   // max_stages search trying num_stages 1) ask reg_smem() / b_scale_cvt(), which answer then.
@@ -494,7 +555,7 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
     if (stages == 1 || !d.b_can_pipeline) d.b_reg_smem = memo_reg_smem(d, 1) ? 1 : 0;
   }
   if (k.fp8_block) {
-    d.b_scale_buffer = bn * 4;
+    d.b_scale_buffer = k.b_scale_scalar ? 0 : (k.swap_ab ? bm : bn) * 4;
     d.a_scale_cvt = memo_scale_cvt(d, 0);
     const bool async_here = d.version == 5 && stages > 1 && d.a_can_pipeline && d.b_can_pipeline;
     if (!async_here) d.b_scale_cvt = memo_scale_cvt(d, 1);
@@ -505,10 +566,16 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // The epilogue converts the accumulator ([BM, BN] of the stored type: matmul's C, fused_moe's
   // compute type) to the coalesced store layout (contiguous along N) once, after the loop
   // (lib/Analysis/Allocation.cpp:178, 206-208; size: NVIDIA Allocation.cpp:45-76).
+  // SWAP_AB: the [BN, BM] accumulator is transposed first (tl.trans, fused_moe.py:568-569), so
+  // the conversion goes from the transposed accumulator layout to the [BM, BN] store layout.
   d.epilogue_cvt = memoised(memo_key(Question::Epilogue, d, ob), [&] {
-    const Flat src = accumulator_layout(accumulator_of(d), {log2i(bm), log2i(bn)});
+    const Flat acc = accumulator_layout(accumulator_of(d), {log2i(bm), log2i(bn)});
+    if (d.swap_ab)
+      return cvt_scratch_if_needed(transposed(acc, log2i(bm)), coalesced_2d(bn, bm, 1, ob, w), ob,
+                                   cc) *
+             (ob / 8);
     const Flat dst = coalesced_2d(bm, bn, 1, ob, w);
-    return cvt_scratch_if_needed(src, dst, ob, cc) * (ob / 8);
+    return cvt_scratch_if_needed(acc, dst, ob, cc) * (ob / 8);
   });
   return d;
 }
@@ -577,15 +644,15 @@ std::string describe(const Decisions& d, int stages) {
   const bool a_pipe = stages > 1 && d.a_can_pipeline, b_pipe = stages > 1 && d.b_can_pipeline;
   const bool async = d.version == 5 && stages > 1 && ((a_pipe && b_pipe) || !d.fp8_block);
   const int nbuf = d.version == 3 ? stages : d.version == 5 && async ? stages : stages - 1;
-  std::string s;
+  std::string s = d.swap_ab ? "SWAP_AB (the dot is [BN, BK] x [BK, BM]); " : "";
   const std::string warps = std::to_string(d.warps_m) + "x" + std::to_string(d.warps_n);
   if (d.version == 2)
-    s = "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") +
-        std::string(d.int8 ? ", s8 x s8 -> s32" : "") + ", warps " + warps + ")";
+    s += "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") +
+         std::string(d.int8 ? ", s8 x s8 -> s32" : "") + ", warps " + warps + ")";
   else if (d.version == 3)
-    s = "wgmma (mma v3, n " + std::to_string(d.instr_n) + ", warps " + warps + ")";
+    s += "wgmma (mma v3, n " + std::to_string(d.instr_n) + ", warps " + warps + ")";
   else
-    s = std::string("tcgen05 (mma v5, ") + (async ? "asynchronous" : "synchronous") + ")";
+    s += std::string("tcgen05 (mma v5, ") + (async ? "asynchronous" : "synchronous") + ")";
   auto operand = [&](const char* name, bool pipe, bool reg_smem) {
     if (pipe) return std::to_string(nbuf) + (nbuf == 1 ? " buffer of " : " buffers of ") + name;
     if (!reg_smem) return std::string(name) + " in registers";
@@ -640,6 +707,19 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
           .integer("block_n", cfg.block_shape ? (*cfg.block_shape)[0] : 0)
           .integer("block_k_scale", cfg.block_shape ? (*cfg.block_shape)[1] : 0);
     });
+  // ROCm's options (waves_per_eu, matrix_instr_nonkdim, kpack: HIPOptions,
+  // third_party/amd/backend/compiler.py) in an entry: kept, ignored by the CUDA backend.
+  if (cfg.tuned.waves_per_eu || cfg.tuned.matrix_instr_nonkdim || cfg.tuned.kpack)
+    why.note([&] {
+      std::string keys;
+      const std::pair<const char*, bool> amd[3] = {
+          {"waves_per_eu", cfg.tuned.waves_per_eu.has_value()},
+          {"matrix_instr_nonkdim", cfg.tuned.matrix_instr_nonkdim.has_value()},
+          {"kpack", cfg.tuned.kpack.has_value()}};
+      for (const auto& [key, given] : amd)
+        if (given) keys += (keys.empty() ? "" : ", ") + std::string(key);
+      return diag(Code::triton_amd_keys_ignored).name("keys", keys).arch("arch", cfg.arch);
+    });
   if (cfg.arch == 87 || cfg.arch == 103 || cfg.arch == 110)
     why.note([&] { return diag(Code::triton_arch_unmeasured).arch("arch", cfg.arch); });
 
@@ -662,6 +742,13 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
       });
     if (d.fp8_promoted)
       why.note([&] { return diag(Code::triton_fp8_promoted).arch("arch", cfg.arch); });
+    // TMA copies without a pipeline (num_stages 1): not measured.
+    if (k.tma && p.stages == 1)
+      why.reject([&] {
+        return diag(Code::triton_moe_tma_unmodelled)
+            .name("engine", engine_release_text(cfg.engine))
+            .arch("arch", cfg.arch);
+      });
     if (p.stages > 1) {
       for (int op = 0; op < 2; ++op) {
         const bool can = op == 0 ? d.a_can_pipeline : d.b_can_pipeline;

@@ -30,6 +30,21 @@ struct KernelTraits {
   /// thread (CoalesceUtils.cpp:64-72); the block-quantised matmuls load As at offs_am *
   /// stride_As_m with nothing contiguous in the slice: 1 element per thread.
   bool a_scale_vectorised = true;
+  /// fused_moe SWAP_AB (vLLM 6adad087 fused_moe.py:535-566, SGLang d6ef6888
+  /// fused_moe_triton_kernels.py:566-591): the dot is tl.dot(b, a), [BN, BK] x [BK, BM], both
+  /// operands K-contiguous, and its [BN, BM] accumulator is transposed (tl.trans) before the
+  /// epilogue; the config's m and n stay the kernel's BLOCK_SIZE_M and BLOCK_SIZE_N.
+  bool swap_ab = false;
+  /// fused_moe block-wise: b_scale is one scalar per K step, not a [BN] vector (SGLang d6ef6888
+  /// fused_moe_triton_kernels.py:497-500 when BLOCK_SIZE_N <= group_n).
+  bool b_scale_scalar = false;
+  /// Bits of B as loaded when they differ from the dot's (in_bits): fused_moe use_int8_w8a16
+  /// loads int8 B and converts it to compute_type before the dot (vLLM 6adad087
+  /// fused_moe.py:552-553); 0: in_bits.
+  int b_load_elem_bits = 0;
+  /// A and B loaded through tensor descriptors (SGLang's USE_TMA) on a target with TMA
+  /// (capability >= 90): TMA copies into NVMMA-shared buffers, one mbarrier per buffer.
+  bool tma = false;
 };
 
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.
@@ -58,6 +73,15 @@ struct Decisions {
   const char* fallback = "";
   bool int8 = false;               ///< an i8 x i8 -> i32 dot (KernelTraits::int8)
   bool a_scale_vectorised = true;  ///< KernelTraits::a_scale_vectorised
+  /// SWAP_AB: bm, bn above are the dot's M and N (the kernel's BLOCK_SIZE_N and BLOCK_SIZE_M),
+  /// a_* is the dot's first operand (the kernel's B) and the accumulator is transposed before
+  /// the epilogue.
+  bool swap_ab = false;
+  bool b_scale_scalar = false;  ///< KernelTraits::b_scale_scalar
+  /// B converted before a wgmma/tcgen05 dot (KernelTraits::b_load_elem_bits): the bytes of the
+  /// converted [BK, BN] copy the MMA reads; 0: none.
+  Bytes b_mma_tile = 0;
+  bool tma = false;  ///< KernelTraits::tma
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).

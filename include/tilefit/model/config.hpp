@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -125,6 +126,20 @@ struct KernelConfig {
   /// Whose launcher (engine and release) turns this tuned-table entry into a launch; None: a
   /// plain config, launched as written (engine_release.hpp).
   EngineRelease engine = EngineRelease::None;
+  /// What a tuned-table entry adds to the fused-MoE launch (triton_fused_moe; issue 16).
+  struct TunedLaunch {
+    /// The quantisation the table's name says (dtype=…); the engine's launcher decides the
+    /// kernel it runs. Other: a dtype no modelled launcher builds a kernel for.
+    enum class Quant : std::uint8_t { None, Bf16, Fp8W8a8, Int8W8a8, Int8W8a16, Int4W4a16, Other };
+    Quant quant = Quant::None;
+    bool per_channel_quant = false;  ///< per_channel_quant=True: per-token / per-channel scales
+    std::optional<bool> use_tma;     ///< SGLang's USE_TMA (tensor-descriptor loads, _down tables)
+    std::optional<int> num_ctas;     ///< num_ctas (CUDAOptions default 1)
+    /// AMD (ROCm) keys, read and kept; ignored on NVIDIA targets.
+    std::optional<int> waves_per_eu, matrix_instr_nonkdim, kpack;
+    bool operator==(const TunedLaunch&) const = default;
+  };
+  TunedLaunch tuned;
 
   bool operator==(const KernelConfig&) const = default;
 };
