@@ -4,8 +4,7 @@
 // row's table_name (in its triton_X_Y_Z folder for SGLang), evaluated for the row's arch; status
 // and smem_bytes must be equal.
 //
-// tests/data/engines-dev/fused-moe-triton-3.6.jsonl is a copy of the measure task's development rows (the
-// fused-MoE ones); the committed engines-triton-3.6.jsonl replaces it when it lands.
+// The rows: the fused-MoE ones of tests/data/engines-triton-3.6.tar.xz (test::engine_rows_path()).
 //
 // Rows of launches tilefit does not model yet are checked to be reported invalid (USE_TMA
 // below sm_90, int4_w4a16); int8_w8a16 is checked as the per-channel fused_moe_kernel (the
@@ -31,10 +30,14 @@ namespace {
 
 std::vector<nlohmann::json> moe_rows() {
   std::vector<nlohmann::json> rows;
-  std::ifstream in(test::source_path("tests/data/engines-dev/fused-moe-triton-3.6.jsonl"));
+  std::ifstream in(test::engine_rows_path());
   std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) rows.push_back(nlohmann::json::parse(line));
+  while (std::getline(in, line)) {
+    if (line.empty() || line.find("\"kernel\":\"fused_moe_kernel") == std::string::npos) continue;
+    nlohmann::json row = nlohmann::json::parse(line);
+    if (row["kernel"].get<std::string>().rfind("fused_moe_kernel", 0) == 0)
+      rows.push_back(std::move(row));
+  }
   return rows;
 }
 
