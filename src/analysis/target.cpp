@@ -24,6 +24,14 @@ TargetRequest TargetRequest::for_arch(int sm) const {
   return r;
 }
 
+model::EngineRelease TargetRequest::engine_for(model::EngineRelease engine) const {
+  const model::Launcher of = model::engine_release_info(engine).engine;
+  if (of == model::Launcher::None) return engine;
+  for (const model::EngineRelease pin : engines)
+    if (model::engine_release_info(pin).engine == of) return pin;
+  return engine;
+}
+
 std::string_view source_name(Target::Source s) {
   return s == Target::Source::device ? "device" : "builtin";
 }
@@ -81,6 +89,7 @@ model::Diagnostic tuned_for(const model::KernelConfig& cfg, int target_arch) {
 Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_given, bool explain) {
   Resolution r;
   r.config = cfg;
+  r.config.engine = request_.engine_for(cfg.engine);
   // A tuned table's device_name stands for the arch it lacks (per-config and --builtin rules).
   const bool tuned = !arch_given && !cfg.tuned_device.empty();
   if (tuned && (request_.mode == TargetRequest::Mode::per_config ||

@@ -89,6 +89,22 @@ const ResultColumn kResultColumns[] = {
     {.key = "cutlass_kernel",
      .description = "the CUTLASS or Triton kernel and epilogue the config maps to",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.kernel); })},
+    {.key = "engine",
+     .type = T::engine,
+     .description =
+         "a config of an engine (a vLLM/SGLang tuned table's entry, or a config with \"engine\"): "
+         "whose launch rules were applied, the engine and its full commit (--engine, else the "
+         "newest modelled); absent for other configs",
+     .json = json_fns<Entry>([](auto& o, const Entry& e) {
+       const model::EngineReleaseInfo& r = model::engine_release_info(e.config.engine);
+       o.begin_object();
+       o.key("name");
+       o.value(model::launcher_name(r.engine));
+       o.key("commit");
+       o.value(r.commit);
+       o.end();
+     }),
+     .shown = [](const Entry& e) { return e.config.engine != model::EngineRelease::None; }},
     {.key = "arch",
      .type = T::arch,
      .description = "the architecture it was checked for",
