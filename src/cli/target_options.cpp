@@ -88,7 +88,8 @@ void add_target_options(CLI::App& sub, TargetOptions& opt) {
                  "folders, and configs whose \"engine\" names it): vllm@COMMIT or sglang@COMMIT "
                  "(a prefix of 8+ hex digits of a modelled commit: " +
                      model::engine_release_choices() +
-                     "); the name alone is its newest; at most one per engine (repeatable)");
+                     "); the name alone is its newest; at most one per engine (repeatable)")
+      ->allow_extra_args(false);
 }
 
 void check_input_paths(const std::vector<std::string>& files, CliContext& ctx) {

@@ -290,7 +290,7 @@ const ResultColumn kResultColumns[] = {
      .description = "the typed diagnostics",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
        o.begin_array();
-       for (const model::Diagnostic& d : e.result.diagnostics) o.value(diagnostic_json(d));
+       for (const model::Diagnostic& d : e.result.diagnostics) emit::diagnostic(o, d);
        o.end();
      })},
     {.key = "config",
