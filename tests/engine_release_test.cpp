@@ -14,9 +14,9 @@ TEST(EngineRelease, ParsesNamesAndCommitPrefixes) {
   EXPECT_EQ(parse_engine_release("vllm@6ADAD08767583F52"), EngineRelease::Vllm6adad087);
   EXPECT_EQ(parse_engine_release("sglang@d6ef68881e263812d4901f632786015005c4d050"),
             EngineRelease::SglangD6ef6888);
-  EXPECT_EQ(parse_engine_release("vllm@6adad08"), std::nullopt);    // 7 digits: too short
-  EXPECT_EQ(parse_engine_release("vllm@d6ef6888"), std::nullopt);   // SGLang's commit
-  EXPECT_EQ(parse_engine_release("vllm@6adad08g"), std::nullopt);   // not hex
+  EXPECT_EQ(parse_engine_release("vllm@6adad08"), std::nullopt);   // 7 digits: too short
+  EXPECT_EQ(parse_engine_release("vllm@d6ef6888"), std::nullopt);  // SGLang's commit
+  EXPECT_EQ(parse_engine_release("vllm@6adad08g"), std::nullopt);  // not hex
   EXPECT_EQ(parse_engine_release("none"), std::nullopt);
   EXPECT_EQ(parse_engine_release("trtllm@6adad087"), std::nullopt);
 }
@@ -39,10 +39,10 @@ TEST(EngineRelease, TunedTablePathNamesTheEngine) {
             Launcher::Sglang);
   EXPECT_EQ(parse_tuned_name("x/sglang/y/E=8,N=64,device_name=NVIDIA_H100.json").engine,
             Launcher::Sglang);
-  EXPECT_EQ(
-      parse_tuned_name("E=8,N=64,device_name=NVIDIA_H100,dtype=fp8_w8a8,block_shape=[128, 128].json")
-          .engine,
-      Launcher::Sglang);
+  EXPECT_EQ(parse_tuned_name(
+                "E=8,N=64,device_name=NVIDIA_H100,dtype=fp8_w8a8,block_shape=[128, 128].json")
+                .engine,
+            Launcher::Sglang);
   EXPECT_EQ(
       parse_tuned_name("E=8,N=64,device_name=NVIDIA_H100,dtype=fp8_w8a8,block_shape=[128,128].json")
           .engine,

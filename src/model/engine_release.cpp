@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "tilefit/model/config.hpp"
+#include "tilefit/model/launcher.hpp"
 
 namespace tilefit::model {
 namespace {

@@ -7,9 +7,6 @@
 
 #include "report/json_emit.hpp"
 #include "report/limit_columns.hpp"
-#include "tilefit/model/diagnostic.hpp"
-#include "tilefit/report/diagnostic_text.hpp"
-#include "tilefit/report/json.hpp"
 #include "tilefit/analysis/target.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/layout.hpp"
@@ -50,54 +47,6 @@ void breakdown(Out& o, const model::Field& f) {
     if (f.parts[i] == 0) continue;
     o.key(model::component_key(static_cast<model::Component>(i)));
     o.value(f.parts[i]);
-  }
-  o.end();
-}
-
-/// A diagnostic as report::diagnostic_json builds it ({"code", "severity", "message", then each
-/// value; a byte value whose key lacks "_bytes" also under "<key>_bytes"), written straight
-/// through `o` (no tree built, then serialized: that was a sixth of `check --format json`'s
-/// instructions over the engines' tuned folders). A diagnostic whose keys would repeat (the
-/// tree keeps the first place and the last value) goes through the tree.
-template <class Out>
-void diagnostic(Out& o, const model::Diagnostic& d) {
-  const auto& vs = d.values;
-  for (std::size_t i = 0; i < vs.size(); ++i) {
-    const std::string_view k = vs[i].key;
-    bool repeated = k == "code" || k == "severity" || k == "message";
-    for (std::size_t j = 0; j < i && !repeated; ++j) repeated = vs[j].key == k;
-    if (repeated) {
-      o.value(diagnostic_json(d));
-      return;
-    }
-  }
-  o.begin_object();
-  o.key("code"), o.value(model::code_name(d.code));
-  o.key("severity"), o.value(model::severity_name(d.severity));
-  o.key("message"), o.value(message(d));
-  for (const model::DiagValue& v : vs) {
-    o.key(v.key);
-    switch (v.kind) {
-      case model::ValueKind::bytes: {
-        o.value(static_cast<long long>(v.number));
-        if (v.key.ends_with("_bytes")) break;
-        const std::string alias = std::string(v.key) + "_bytes";
-        bool taken = false;
-        for (const model::DiagValue& w : vs) taken = taken || w.key == alias;
-        if (!taken) o.key(alias), o.value(static_cast<long long>(v.number));
-        break;
-      }
-      case model::ValueKind::integer:
-      case model::ValueKind::stages:
-        o.value(static_cast<long long>(v.number));
-        break;
-      case model::ValueKind::flag:
-        o.value(v.number != 0);
-        break;
-      default:
-        o.value(value_text(v));
-        break;
-    }
   }
   o.end();
 }

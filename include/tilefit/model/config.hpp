@@ -10,6 +10,7 @@
 #include "tilefit/model/dtype.hpp"
 #include "tilefit/model/engine_release.hpp"
 #include "tilefit/model/enum_table.hpp"
+#include "tilefit/model/launcher.hpp"
 
 namespace tilefit::model {
 
@@ -35,9 +36,7 @@ std::string_view epilogue_choices();
 std::string_view mma_choices();
 
 // ---- inference-engine FP8 kernels (issue 11) -------------------------------------------------
-/// Whose launcher builds the kernel: vLLM `cutlass_scaled_mm`, SGLang `fp8_scaled_mm` /
-/// `fp8_blockwise_scaled_mm`. None: a plain CUTLASS config (the generic families).
-enum class Launcher { None, Vllm, Sglang };
+// Launcher (whose launcher builds the kernel): tilefit/model/launcher.hpp.
 /// What the engine computes: per-tensor / per-token x per-channel scaled GEMM, or DeepSeek-style
 /// blockwise-scaled FP8 GEMM.
 enum class EngineOp { ScaledMm, BlockwiseFp8 };
@@ -52,17 +51,12 @@ struct ScaleBlock {
   bool operator==(const ScaleBlock&) const = default;
 };
 
-std::string_view launcher_name(Launcher l);
 std::string_view engine_op_name(EngineOp o);
 std::string_view bias_name(Bias b);
-std::optional<Launcher> parse_launcher(std::string_view s);  ///< "vllm", "sglang"
 std::optional<EngineOp> parse_engine_op(std::string_view s);
 std::optional<Bias> parse_bias(std::string_view s);
-/// The launchers a config may name (Launcher::None, "none", is the absence of one).
-std::span<const EnumName<Launcher>> launcher_names();
 std::span<const EnumName<EngineOp>> engine_op_names();
 std::span<const EnumName<Bias>> bias_names();
-std::string_view launcher_choices();
 std::string_view engine_op_choices();
 std::string_view bias_choices();
 

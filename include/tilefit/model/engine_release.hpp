@@ -9,10 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "tilefit/model/launcher.hpp"
 
 namespace tilefit::model {
-
-enum class Launcher;  // config.hpp: None, Vllm, Sglang
 
 /// A modelled release of an engine. The model's launch rules branch on it.
 enum class EngineRelease : std::uint8_t {
