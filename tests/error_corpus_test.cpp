@@ -236,14 +236,22 @@ TEST_F(GeneratedInputs, OverTheSizeLimitIsRefusedUnread) {
 }
 
 TEST_F(GeneratedInputs, CliExitCodeForUnreadableInputs) {
+  write("README", "not a table");
   const std::string missing = (dir_ / "missing.json").string();
   const test::CliRun r =
       test::run_command("check '" + missing + "' '" + dir_.string() + "' --arch sm120");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(missing + ": cannot open: No such file or directory"), std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find(dir_.string() + ": is a directory, not a config file"), std::string::npos)
+  // check reads a folder (the tuned tables under it; here a README, skipped with a note); the
+  // commands without folders still refuse a directory as a file.
+  EXPECT_NE(r.err.find("note: " + dir_.string() + "/README: skipped: not a tuned table"),
+            std::string::npos)
       << r.err;
+  const test::CliRun s = test::run_command("sweep '" + dir_.string() + "' --arch sm120");
+  EXPECT_EQ(s.exit_code, 2) << s.err;
+  EXPECT_NE(s.err.find(dir_.string() + ": is a directory, not a config file"), std::string::npos)
+      << s.err;
 }
 
 }  // namespace

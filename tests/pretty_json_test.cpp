@@ -103,3 +103,28 @@ TEST(PrettyJson, TheCheckDocumentOfEveryMeasuredRow) {
 
 }  // namespace
 }  // namespace tilefit
+
+namespace tilefit::report {
+namespace {
+
+// The streamed strings are nlohmann's dump() of them, byte for byte: every ASCII byte at every
+// position of an 8-byte word (the scan takes eight at a time), and UTF-8.
+TEST(PrettyJsonStrings, EveryByteAsNlohmannWritesIt) {
+  for (int c = 1; c < 0x80; ++c) {
+    for (std::size_t at = 0; at < 19; ++at) {
+      std::string s(19, 'a');
+      s[at] = static_cast<char>(c);
+      std::string out;
+      append_json_string(out, s);
+      EXPECT_EQ(out, nlohmann::ordered_json(s).dump()) << c << " at " << at;
+    }
+  }
+  for (const std::string s : {"", "≥ 128", "a\"b\\c\n\x01\x7f", "tab\there", "\xC3\xA9t\xC3\xA9"}) {
+    std::string out;
+    append_json_string(out, s);
+    EXPECT_EQ(out, nlohmann::ordered_json(s).dump()) << s;
+  }
+}
+
+}  // namespace
+}  // namespace tilefit::report

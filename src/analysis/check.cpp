@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "tilefit/model/engine_tables.hpp"
+
 namespace tilefit::analysis {
 namespace {
 
@@ -137,6 +139,15 @@ void CheckStream::analyse(const io::LoadedConfig& lc, TargetResolver& resolver, 
       d.insert(d.begin(), std::make_move_iterator(res.before.begin()),
                std::make_move_iterator(res.before.end()));
       for (model::Diagnostic& x : res.after) d.push_back(std::move(x));
+      // A tuned table its engine never loads: the warning on each of its results.
+      if (lc.from.origin == io::Provenance::Origin::tuned_entry) {
+        if (lc.file != lint_file_ || e.config.engine != lint_release_) {
+          lint_file_ = lc.file;
+          lint_release_ = e.config.engine;
+          lint_ = model::lint_table_name(lc.file, e.config.engine);
+        }
+        if (lint_) d.push_back(*lint_);
+      }
     }
   }
   tally_.count(e);

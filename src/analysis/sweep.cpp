@@ -93,6 +93,7 @@ class Evaluator {
       e.target = c.target;
       e.config = config_;
       e.config.arch = c.resolved_arch;
+      e.config.engine = resolvers_[a].request().engine_for(config_.engine);  // --engine
       if (c.kind == Resolution::Kind::mismatch) {
         e.result = model::not_evaluated(e.config, e.target.limits, c.why);
       } else {

@@ -24,6 +24,14 @@ TargetRequest TargetRequest::for_arch(int sm) const {
   return r;
 }
 
+model::EngineRelease TargetRequest::engine_for(model::EngineRelease engine) const {
+  const model::Launcher of = model::engine_release_info(engine).engine;
+  if (of == model::Launcher::None) return engine;
+  for (const model::EngineRelease pin : engines)
+    if (model::engine_release_info(pin).engine == of) return pin;
+  return engine;
+}
+
 std::string_view source_name(Target::Source s) {
   return s == Target::Source::device ? "device" : "builtin";
 }
@@ -66,9 +74,24 @@ const device::DeviceList& TargetResolver::all_devices() {
 
 namespace {
 
+/// model::find_product of the last device_name asked (every entry of a table, on every
+/// architecture, asks the same one; the lookup was a tenth of a check of the engines' tuned
+/// folders).
+model::ProductMatch product_of(const std::string& device_name) {
+  thread_local std::string last;
+  thread_local model::ProductMatch match;
+  thread_local bool any = false;
+  if (!any || device_name != last) {
+    match = model::find_product(device_name);
+    last = device_name;
+    any = true;
+  }
+  return match;
+}
+
 /// A tuned table checked for another target: which GPU it was tuned on.
 model::Diagnostic tuned_for(const model::KernelConfig& cfg, int target_arch) {
-  const model::ProductMatch p = model::find_product(cfg.tuned_device);
+  const model::ProductMatch p = product_of(cfg.tuned_device);
   return model::diag(model::Code::tuned_device_other_target)
       .name("device_name", cfg.tuned_device)
       .name("product", p.product)
@@ -81,11 +104,12 @@ model::Diagnostic tuned_for(const model::KernelConfig& cfg, int target_arch) {
 Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_given, bool explain) {
   Resolution r;
   r.config = cfg;
+  r.config.engine = request_.engine_for(cfg.engine);
   // A tuned table's device_name stands for the arch it lacks (per-config and --builtin rules).
   const bool tuned = !arch_given && !cfg.tuned_device.empty();
   if (tuned && (request_.mode == TargetRequest::Mode::per_config ||
                 request_.mode == TargetRequest::Mode::builtin)) {
-    const model::ProductMatch p = model::find_product(cfg.tuned_device);
+    const model::ProductMatch p = product_of(cfg.tuned_device);
     if (p.sm == 0 || model::find_arch(p.sm) == nullptr) {
       r.kind = Resolution::Kind::input_error;
       r.file_level = true;

@@ -44,6 +44,7 @@ struct CliContext {
   ErrorOutput& err;
   std::vector<std::string> errors;    ///< lines for stderr, without the "error: " prefix
   std::vector<std::string> warnings;  ///< lines for stderr before the errors, without "warning: "
+  std::vector<std::string> notes;     ///< lines for stderr before the warnings, without "note: "
   int exit_code = kExitOk;
 
   /// Raise the exit code (a higher code wins).

@@ -1,11 +1,15 @@
-// `tilefit check FILE... [--arch A[,B...] | --device N | --builtin]
+// `tilefit check FILE|DIR... [--arch A[,B...] | --device N | --builtin] [--engine E@COMMIT]...
 //                 [--format table|json|csv|markdown|svg] [--breakdown]`
+// A DIR is every tuned table under it (io::list_folder): the other files are skipped with a note
+// and counted in the summary; what cannot be walked is an input error naming the path.
 // Options -> analysis::CheckStream (target rules in tilefit/analysis/target.hpp) -> a streamed
 // report (report::CheckWriter).
 #include <memory>
 
 #include "cli/command_options.hpp"
 #include "tilefit/analysis/check.hpp"
+#include "io/text_checks.hpp"
+#include "tilefit/io/folder.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/report/budget_svg.hpp"
 #include "tilefit/report/check_report.hpp"
@@ -60,11 +64,35 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   Sink sink(*writer, ctx);
   if (!opt.names.empty())
     stream.add(io::load<io::LoadResult>(io::Source::kernel_names(opt.names)), sink);
+  std::size_t skipped = 0;
   for (const std::string& file : opt.files) {
     if (sink.stopped()) break;
-    stream.add_file(file, sink);
+    if (file == "-" || !io::is_folder(file)) {
+      stream.add_file(file, sink);
+      continue;
+    }
+    for (io::FolderEntry& f : io::list_folder(file)) {
+      if (sink.stopped()) break;
+      switch (f.kind) {
+        case io::FolderEntry::Kind::table:
+          stream.add_file(f.path, sink);
+          break;
+        case io::FolderEntry::Kind::skipped:
+          ++skipped;
+          ctx.notes.push_back(io::detail::printable(f.path) + ": skipped: " + f.message);
+          break;
+        case io::FolderEntry::Kind::error: {
+          io::LoadResult failed;
+          failed.errors.push_back({io::detail::printable(f.path), -1, "", "", f.message});
+          stream.add(std::move(failed), sink);
+          break;
+        }
+      }
+    }
   }
-  writer->finish(stream.finish(sink));
+  analysis::Tally tally = stream.finish(sink);
+  tally.files_skipped = skipped;
+  writer->finish(tally);
 }
 
 }  // namespace
@@ -74,7 +102,9 @@ void register_check(CLI::App& app, Command& cmd) {
       add_command(app, cmd, "check",
                   "Check tile configs: fits or not, stage counts, bytes by component", run_check);
   add_input_options(
-      *sub, *opt, "Config files (JSON); - reads standard input",
+      *sub, *opt,
+      "Config files (JSON); - reads standard input; a folder: every vLLM/SGLang tuned table "
+      "under it (recursively; other files are skipped with a note)",
       "A CUTLASS library kernel name to check, e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_"
       "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
       "(repeatable)");

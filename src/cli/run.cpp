@@ -89,7 +89,7 @@ int run(const std::vector<std::string>& args, const Env& env, const Extension& e
     std::fprintf(err, "error: %s\n", out.problem().c_str());
     return static_cast<int>(kExitOutput);
   };
-  CliContext ctx{env, out, err_out, {}, {}, kExitOk};
+  CliContext ctx{env, out, err_out, {}, {}, {}, kExitOk};
   try {
     app.parse(argc, argv.data());
   } catch (const CLI::CallForHelp&) {
@@ -118,6 +118,7 @@ int run(const std::vector<std::string>& args, const Env& env, const Extension& e
     ctx.error("internal error: unknown exception", kExitInternal);
   }
   if (!out.finish()) ctx.error(out.problem(), kExitOutput);
+  for (const std::string& line : ctx.notes) std::fprintf(err, "note: %s\n", line.c_str());
   for (const std::string& line : ctx.warnings) std::fprintf(err, "warning: %s\n", line.c_str());
   for (const std::string& line : ctx.errors) std::fprintf(err, "error: %s\n", line.c_str());
   std::fflush(err);

@@ -5,8 +5,31 @@
 #include "cli/cli_context.hpp"
 #include "io/text_checks.hpp"
 #include "tilefit/model/arch.hpp"
+#include "tilefit/model/engine_release.hpp"
 
 namespace tilefit::cli {
+
+std::vector<model::EngineRelease> engine_pins(const std::vector<std::string>& engines) {
+  std::vector<model::EngineRelease> pins;
+  std::vector<std::string> written;
+  for (const std::string& e : engines) {
+    const auto release = model::parse_engine_release(e);
+    if (!release)
+      throw CommandError(kExitInput, "--engine \"" + e +
+                                         "\": not a modelled engine release; allowed: " +
+                                         model::engine_release_choices());
+    const model::Launcher of = model::engine_release_info(*release).engine;
+    for (std::size_t i = 0; i < pins.size(); ++i)
+      if (model::engine_release_info(pins[i]).engine == of)
+        throw CommandError(kExitInput, "--engine \"" + e +
+                                           "\": " + std::string(model::launcher_name(of)) +
+                                           " is already pinned by --engine \"" + written[i] +
+                                           "\"; give at most one --engine per engine");
+    pins.push_back(*release);
+    written.push_back(e);
+  }
+  return pins;
+}
 
 analysis::TargetRequest TargetOptions::request() const {
   analysis::TargetRequest r;
@@ -42,6 +65,7 @@ analysis::TargetRequest TargetOptions::request() const {
   } else if (builtin) {
     r.mode = analysis::TargetRequest::Mode::builtin;
   }
+  r.engines = engine_pins(engines);
   return r;
 }
 
@@ -59,6 +83,13 @@ void add_target_options(CLI::App& sub, TargetOptions& opt) {
   arch->excludes(dev);
   builtin->excludes(dev);
   builtin->excludes(arch);
+  sub.add_option("--engine", opt.engines,
+                 "Whose launch rules apply to the configs of an engine (the tuned tables of its "
+                 "folders, and configs whose \"engine\" names it): vllm@COMMIT or sglang@COMMIT "
+                 "(a prefix of 8+ hex digits of a modelled commit: " +
+                     model::engine_release_choices() +
+                     "); the name alone is its newest; at most one per engine (repeatable)")
+      ->allow_extra_args(false);
 }
 
 void check_input_paths(const std::vector<std::string>& files, CliContext& ctx) {

@@ -19,12 +19,18 @@ struct TargetOptions {
   bool arch_given = false;  ///< --arch was on the command line (even as "")
   int device = -1;          ///< --device
   bool builtin = false;
+  std::vector<std::string> engines;  ///< --engine, as written, repeatable
 
-  /// The request these options make; an unknown --arch is a usage error (CommandError, exit 2).
+  /// The request these options make; an unknown --arch or --engine, or two --engine for one
+  /// engine, is a usage error (CommandError, exit 2).
   analysis::TargetRequest request() const;
 };
 
-/// Adds --arch, --device and --builtin (mutually exclusive) to `sub`.
+/// The releases `--engine` names (model::parse_engine_release): an unknown one, or two for one
+/// engine, is a usage error (CommandError, exit 2) listing model::engine_release_choices().
+std::vector<model::EngineRelease> engine_pins(const std::vector<std::string>& engines);
+
+/// Adds --arch, --device and --builtin (mutually exclusive), and --engine, to `sub`.
 void add_target_options(CLI::App& sub, TargetOptions& opt);
 
 /// A GPU index: a whole number 0, 1, ...; anything else is a usage error that says so (not

@@ -158,7 +158,8 @@ TunedName parse_tuned_name(std::string_view path) {
       if (!all_digits(value) || value.find_first_not_of('0') == std::string_view::npos)
         return fail(part, "not a positive whole number");
     } else if (key == "device_name") {
-      if (value.empty()) return fail(part, "empty device name");
+      // Empty (SGLang ships two such tables): read, with the table_device_name_empty warning
+      // (model/engine_tables.hpp); the entries then have no GPU of their own (give --arch).
       out.device_name = std::string(value);
     } else if (key == "dtype") {
       if (value.empty()) return fail(part, "empty dtype");

@@ -28,7 +28,14 @@ std::string source_text(const analysis::Target& t) {
   return "built-in table";
 }
 
-/// The lines under a row: breakdown, limits and kernel (with `breakdown`), then the notes.
+/// "vllm@6adad087 (commit 6adad08767583f52eb4d2122111af0bf638ed5e6, 2026-08-14)": whose launch
+/// rules a config of an engine was analysed with.
+std::string engine_line(model::EngineRelease release) {
+  const model::EngineReleaseInfo& i = model::engine_release_info(release);
+  return fmt::format("{} (commit {}, {})", model::engine_release_text(release), i.commit, i.date);
+}
+
+/// The lines under a row: breakdown, limits, kernel and engine (with `breakdown`), then the notes.
 std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
   std::string out;
   const model::Result& r = e.result;
@@ -49,6 +56,8 @@ std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
     if (!r.kernel.empty())
       out += fmt::format("    {}: {}\n", r.family.rfind("triton_", 0) == 0 ? "triton" : "cutlass",
                          r.kernel);
+    if (e.config.engine != model::EngineRelease::None)
+      out += fmt::format("    engine: {}\n", engine_line(e.config.engine));
   }
   for (const model::Diagnostic& d : r.diagnostics)
     out += fmt::format("    - {}{}\n", d.severity == model::Severity::warning ? "warning: " : "",
@@ -79,11 +88,13 @@ ordered_json target_head(const analysis::CheckRun& run) {
 }
 
 ordered_json summary_json(const analysis::Tally& n) {
-  return {{"configs", n.configs},
-          {"fits", n.fits},
-          {"does_not_fit", n.does_not_fit},
-          {"invalid", n.invalid},
-          {"errors", n.errors}};
+  ordered_json s = {{"configs", n.configs},
+                    {"fits", n.fits},
+                    {"does_not_fit", n.does_not_fit},
+                    {"invalid", n.invalid},
+                    {"errors", n.errors}};
+  if (n.files_skipped) s["files_skipped"] = n.files_skipped;
+  return s;
 }
 
 std::vector<Table::Column> table_columns(bool markdown) {
@@ -155,6 +166,14 @@ class MarkdownWriter final : public CheckWriter {
     if (!head_written_) out_.buf() += table_.markdown_head();
     head_written_ = true;
     out_.buf() += Table::markdown_row(result_cells(e, kTableKeys));
+    // A tuned table's engine, once per file (and again when it changes).
+    if (e.config.engine != model::EngineRelease::None &&
+        (e.file != engine_file_ || e.config.engine != engine_)) {
+      engine_file_ = e.file;
+      engine_ = e.config.engine;
+      notes_.append(fmt::format("- {}: launched as {}\n", markdown_code(e.file),
+                                engine_line(e.config.engine)));
+    }
     for (const model::Diagnostic& d : e.result.diagnostics)
       notes_.append(fmt::format("- {}: {}\n", markdown_code(e.result.name), message(d)));
     out_.maybe_flush();
@@ -174,6 +193,8 @@ class MarkdownWriter final : public CheckWriter {
   Table table_;
   bool head_written_ = false;
   Spill notes_;
+  std::string engine_file_;
+  model::EngineRelease engine_ = model::EngineRelease::None;
 };
 
 class CsvWriter final : public CheckWriter {

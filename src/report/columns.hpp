@@ -42,6 +42,7 @@ enum class ColumnType {
   positive,     ///< an integer >= 1
   fits,         ///< the status "fits" (a suggestion's)
   changes,      ///< [{"field", "from", "to"}]
+  engine,       ///< {"name": "vllm" | "sglang", "commit": 40 hex digits}
 };
 
 /// The unit of a column's numbers. A byte quantity's JSON key ends in "_bytes" (the house rule;

@@ -3,6 +3,8 @@
 // CUTLASS or Triton source it cites) from a diagnostic's typed values.
 #include "tilefit/report/diagnostic_text.hpp"
 
+#include <array>
+
 #include <string_view>
 
 #include "tilefit/model/arch.hpp"
@@ -95,9 +97,47 @@ std::string render(std::string_view message_template, const Diagnostic& d) {
   return out;
 }
 
+namespace {
+
+bool same_values(const Diagnostic& a, const Diagnostic& b) {
+  if (a.code != b.code || a.values.size() != b.values.size()) return false;
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    const model::DiagValue &x = a.values[i], &y = b.values[i];
+    if (x.kind != y.kind || x.number != y.number || x.param != y.param || x.key != y.key ||
+        x.text != y.text)
+      return false;
+  }
+  return true;
+}
+
+std::size_t value_hash(const Diagnostic& d) {
+  std::size_t h = static_cast<std::size_t>(d.code) * 0x9E3779B97F4A7C15ull;
+  for (const model::DiagValue& v : d.values)
+    h = (h ^ static_cast<std::size_t>(v.number) ^ (v.text.size() << 7)) * 0x100000001B3ull;
+  return h;
+}
+
+}  // namespace
+
 std::string message(const Diagnostic& d) {
+  // A message depends on the code and the values only (the phrasing functions too), and the
+  // results of one table repeat the same diagnostics on every entry and architecture: the last
+  // few renderings are kept (per thread, direct-mapped by a hash of code and values). Writing
+  // every result of the engines' tuned folders as JSON rendered each message twice (notes and
+  // diagnostics) and spent a seventh of its instructions on it.
+  struct Slot {
+    Diagnostic d;
+    std::string text;
+    bool used = false;
+  };
+  thread_local std::array<Slot, 64> memo;
+  Slot& s = memo[value_hash(d) % memo.size()];
+  if (s.used && same_values(s.d, d)) return s.text;
   const model::MessageSpec m = model::code_message(d.code);
-  return m.phrase ? render(m.phrase(d), d) : render(m.text, d);
+  s.text = m.phrase ? render(m.phrase(d), d) : render(m.text, d);
+  s.d = d;
+  s.used = true;
+  return s.text;
 }
 
 }  // namespace tilefit::report

@@ -44,6 +44,54 @@ std::string stages_cell(const model::Result& r) {
   return s;
 }
 
+/// A diagnostic as report::diagnostic_json builds it ({"code", "severity", "message", then each
+/// value; a byte value whose key lacks "_bytes" also under "<key>_bytes"), written straight
+/// through `o` (no tree built, then serialized: that was a sixth of `check --format json`'s
+/// instructions over the engines' tuned folders). A diagnostic whose keys would repeat (the
+/// tree keeps the first place and the last value) goes through the tree.
+template <class Out>
+void diagnostic_object(Out& o, const model::Diagnostic& d) {
+  const auto& vs = d.values;
+  for (std::size_t i = 0; i < vs.size(); ++i) {
+    const std::string_view k = vs[i].key;
+    bool repeated = k == "code" || k == "severity" || k == "message";
+    for (std::size_t j = 0; j < i && !repeated; ++j) repeated = vs[j].key == k;
+    if (repeated) {
+      o.value(diagnostic_json(d));
+      return;
+    }
+  }
+  o.begin_object();
+  o.key("code"), o.value(model::code_name(d.code));
+  o.key("severity"), o.value(model::severity_name(d.severity));
+  o.key("message"), o.value(message(d));
+  for (const model::DiagValue& v : vs) {
+    o.key(v.key);
+    switch (v.kind) {
+      case model::ValueKind::bytes: {
+        o.value(static_cast<long long>(v.number));
+        if (v.key.ends_with("_bytes")) break;
+        const std::string alias = std::string(v.key) + "_bytes";
+        bool taken = false;
+        for (const model::DiagValue& w : vs) taken = taken || w.key == alias;
+        if (!taken) o.key(alias), o.value(static_cast<long long>(v.number));
+        break;
+      }
+      case model::ValueKind::integer:
+      case model::ValueKind::stages:
+        o.value(static_cast<long long>(v.number));
+        break;
+      case model::ValueKind::flag:
+        o.value(v.number != 0);
+        break;
+      default:
+        o.value(value_text(v));
+        break;
+    }
+  }
+  o.end();
+}
+
 const ResultColumn kResultColumns[] = {
     {.key = "name",
      .description = "the config's name",
@@ -89,6 +137,22 @@ const ResultColumn kResultColumns[] = {
     {.key = "cutlass_kernel",
      .description = "the CUTLASS or Triton kernel and epilogue the config maps to",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.kernel); })},
+    {.key = "engine",
+     .type = T::engine,
+     .description =
+         "a config of an engine (a vLLM/SGLang tuned table's entry, or a config with \"engine\"): "
+         "whose launch rules were applied, the engine and its full commit (--engine, else the "
+         "newest modelled); absent for other configs",
+     .json = json_fns<Entry>([](auto& o, const Entry& e) {
+       const model::EngineReleaseInfo& r = model::engine_release_info(e.config.engine);
+       o.begin_object();
+       o.key("name");
+       o.value(model::launcher_name(r.engine));
+       o.key("commit");
+       o.value(r.commit);
+       o.end();
+     }),
+     .shown = [](const Entry& e) { return e.config.engine != model::EngineRelease::None; }},
     {.key = "arch",
      .type = T::arch,
      .description = "the architecture it was checked for",
@@ -274,7 +338,7 @@ const ResultColumn kResultColumns[] = {
      .description = "the typed diagnostics",
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
        o.begin_array();
-       for (const model::Diagnostic& d : e.result.diagnostics) o.value(diagnostic_json(d));
+       for (const model::Diagnostic& d : e.result.diagnostics) diagnostic_object(o, d);
        o.end();
      })},
     {.key = "config",

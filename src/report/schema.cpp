@@ -289,6 +289,10 @@ ordered_json column_schema(const Column<Row>& c, const ColumnTypes& types) {
     case T::object:
       s = {{"type", "object"}};
       break;
+    case T::engine:
+      s = strict_object({{"name", enum_of({"vllm", "sglang"})},
+                         {"commit", {{"type", "string"}, {"pattern", "^[0-9a-f]{40}$"}}}});
+      break;
     case T::config:
       s = {{"$ref", "#/$defs/config"}};
       break;
@@ -418,10 +422,12 @@ ordered_json results_schema() {
   add_column_props(suggestion_props, suggest_columns(), types);
   defs["suggestion"] = strict_object(suggestion_props);
 
-  // A result: its columns (report/result_columns.hpp), all required.
+  // A result: its columns (report/result_columns.hpp), all required but those a row may leave
+  // out (`engine`).
   ordered_json result_props = ordered_json::object();
   add_column_props(result_props, result_columns(), types);
-  ordered_json result = strict_object(result_props);
+  ordered_json result = strict_object(result_props, false);
+  result["required"] = required_keys(result_columns());
   result["properties"]["suggestions"] = {{"type", "array"},
                                          {"items", {{"$ref", "#/$defs/suggestion"}}}};
   defs["result"] = result;
@@ -444,9 +450,11 @@ ordered_json results_schema() {
       "\"suggestions\"), or of `tilefit sweep --format json` (\"command\": \"sweep\"). Generated "
       "by "
       "`tilefit schema results`.";
-  const ordered_json top =
-      results_document("suggest", false, "run_target", "result",
-                       {"configs", "fits", "does_not_fit", "invalid", "errors"});
+  ordered_json top = results_document("suggest", false, "run_target", "result",
+                                      {"configs", "fits", "does_not_fit", "invalid", "errors"});
+  // `tilefit check DIR`: the files of the folders that are not tuned tables (only when some are).
+  top["properties"]["summary"]["properties"]["files_skipped"] = {{"type", "integer"},
+                                                                 {"minimum", 1}};
 
   // `tilefit sweep --format json` (report/sweep_report.cpp JsonWriter): each result also carries
   // the alternatives it took and its concrete config; the summary counts candidates.

@@ -47,6 +47,8 @@ struct CheckRun {
 /// Counts of a run's results by status.
 struct Tally {
   std::size_t configs = 0, fits = 0, does_not_fit = 0, invalid = 0, errors = 0;
+  /// Files of the folders given (`tilefit check DIR`) that are not tuned tables, skipped.
+  std::size_t files_skipped = 0;
   void count(const Entry& e);
 };
 Tally tally(const CheckRun& run);
@@ -94,6 +96,10 @@ class CheckStream {
   /// File-level problems already reported (once per file: every entry of a tuned table has the
   /// same device_name).
   std::vector<std::pair<std::string, std::string>> file_problems_;
+  /// The lint warning of the last tuned table seen (model/engine_tables.hpp), for its results.
+  std::string lint_file_;
+  model::EngineRelease lint_release_ = model::EngineRelease::None;
+  std::optional<model::Diagnostic> lint_;
 };
 
 /// Analyses every config of `loaded` (for each of request.archs when there are several); its

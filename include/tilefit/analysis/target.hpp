@@ -36,6 +36,13 @@ struct TargetRequest {
   /// per config per architecture ("which of my H100 configs break on an RTX 5090").
   std::vector<int> archs;
   int device = -1;  ///< Mode::device: GPU index
+  /// --engine: the release whose launch rules apply to every config of its engine (at most one
+  /// per engine), whatever release the config or its table's path named; like --arch, a what-if.
+  std::vector<model::EngineRelease> engines;
+
+  /// The release a config of `engine` is analysed with: the pinned one of that engine, else
+  /// `engine` itself.
+  model::EngineRelease engine_for(model::EngineRelease engine) const;
 
   /// The same request for one of its architectures.
   TargetRequest for_arch(int sm) const;

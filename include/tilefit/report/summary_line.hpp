@@ -9,7 +9,8 @@
 
 namespace tilefit::report {
 
-/// The summary line: "10 configs: 8 fit, 2 do not fit, 0 invalid[; 1 error]".
+/// The summary line: "10 configs: 8 fit, 2 do not fit, 0 invalid[; 1 error][; 3 files skipped]"
+/// (files skipped: `tilefit check DIR`'s files that are not tuned tables).
 std::string summary_line(const analysis::Tally& n, std::string_view noun = "config");
 
 }  // namespace tilefit::report
