@@ -8,7 +8,7 @@
 // fused-MoE ones); the committed engines-triton-3.6.jsonl replaces it when it lands.
 //
 // Rows of launches tilefit does not model yet are checked to be reported invalid with the
-// reason (USE_TMA, int8_w8a16, int4_w4a16); int8_w8a8 on tcgen05 targets
+// reason (USE_TMA, int8_w8a16); int8_w8a8 on tcgen05 targets
 // waits for the int8 rules of the shared Triton rules (KernelTraits::int8, the blockmm task).
 #include <gtest/gtest.h>
 
@@ -53,8 +53,9 @@ Expect expectation(const nlohmann::json& row) {
   const auto& c = row["context"];
   const std::string quant = c.value("quant", "");
   const int cc = std::stoi(row["arch"].get<std::string>().substr(3));
-  if (row["kernel"] != "fused_moe_kernel" || quant == "int8_w8a16" || quant == "int4_w4a16")
-    return Expect::Unmodelled;
+  // int4_w4a16: fused_moe_kernel_gptq_awq (tests/engines_gptq_ground_truth_test.cpp).
+  if (quant == "int4_w4a16") return Expect::Exact;
+  if (row["kernel"] != "fused_moe_kernel" || quant == "int8_w8a16") return Expect::Unmodelled;
   if (c.value("use_tma", false)) return Expect::Unmodelled;
   if (quant == "int8_w8a8" && cc >= 100 && cc < 110) return Expect::Pending;
   return Expect::Exact;
