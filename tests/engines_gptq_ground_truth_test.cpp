@@ -104,10 +104,9 @@ TEST(EnginesGptqGroundTruth, Int8GroupRowsThroughTheKernelRules) {
       continue;
     }
     ASSERT_FALSE(p.invalid) << row["id"];
-    const model::Bytes smem =
-        model::triton::triton_storage<model::Extent>(p.state.get<model::triton::Decisions>(),
-                                                     p.stages)
-            .kernel.size;
+    const model::Bytes smem = model::triton::triton_storage<model::Extent>(
+                                  p.state.get<model::triton::Decisions>(), p.stages)
+                                  .kernel.size;
     EXPECT_EQ(smem, row["expect"]["smem_bytes"].get<model::Bytes>()) << row["id"];
     EXPECT_EQ(smem <= row["expect"]["limit_bytes"].get<model::Bytes>() ? "fits" : "does_not_fit",
               want)
@@ -159,8 +158,7 @@ TEST(GptqAwqModel, Int8WeightsOnSm90ByHand) {
       R"({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 1,
           "num_warps": 4, "num_stages": 3, "SPLIT_K": 1})",
       "vllm/E=8,N=4096,device_name=NVIDIA_H100_80GB_HBM3,dtype=int8_w8a16.json", 90);
-  const model::Plan p =
-      model::triton_fused_moe::gptq_awq_plan(cfg, 8, true, model::Findings(true));
+  const model::Plan p = model::triton_fused_moe::gptq_awq_plan(cfg, 8, true, model::Findings(true));
   ASSERT_FALSE(p.invalid);
   const auto& d = p.state.get<model::triton::Decisions>();
   EXPECT_EQ(d.version, 3);
@@ -173,8 +171,10 @@ TEST(GptqAwqModel, Int8WeightsOnSm90ByHand) {
 
 // vLLM passes the entry as **config; without SPLIT_K the launch fails (measured).
 TEST(GptqAwqModel, VllmEntryWithoutSplitKIsInvalidWithTheReason) {
-  const std::string path = "vllm/E=8,N=4096,device_name=NVIDIA_H100_80GB_HBM3,dtype=int4_w4a16.json";
-  const std::string tile = R"("BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64, "num_warps": 4, "num_stages": 2)";
+  const std::string path =
+      "vllm/E=8,N=4096,device_name=NVIDIA_H100_80GB_HBM3,dtype=int4_w4a16.json";
+  const std::string tile =
+      R"("BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64, "num_warps": 4, "num_stages": 2)";
   const model::Result bad = test::eval(gptq_entry("{" + tile + "}", path, 90));
   EXPECT_EQ(bad.status, model::Status::Invalid);
   bool said = false;
