@@ -7,10 +7,9 @@
 // The rows: the fused-MoE ones of tests/data/engines-triton-3.6.tar.xz (test::engine_rows_path()).
 //
 // Rows of launches tilefit does not model yet are checked to be reported invalid (USE_TMA
-// below sm_90, int4_w4a16); int8_w8a16 is checked as the per-channel fused_moe_kernel (the
-// fused_moe_kernel_gptq_awq rows of the group-quantised alternative are left out); int8_w8a8
-// on tcgen05 targets waits for the int8 rules of the shared Triton rules (KernelTraits::int8,
-// the blockmm task).
+// below sm_90); int4_w4a16 is fused_moe_kernel_gptq_awq (tests/engines_gptq_ground_truth_test.cpp
+// checks it too); int8_w8a16 is checked as the per-channel fused_moe_kernel (the
+// fused_moe_kernel_gptq_awq rows of the group-quantised alternative are left out).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -58,7 +57,7 @@ Expect expectation(const nlohmann::json& row) {
   const auto& c = row["context"];
   const std::string quant = c.value("quant", "");
   const int cc = std::stoi(row["arch"].get<std::string>().substr(3));
-  if (quant == "int4_w4a16") return Expect::Unmodelled;
+  if (quant == "int4_w4a16") return Expect::Exact;
   // int8_w8a16 is analysed as the per-channel fused_moe_kernel (a warning says the file name
   // cannot tell); the measured gptq_awq rows are the group-quantised alternative.
   if (row["kernel"] != "fused_moe_kernel") return Expect::Pending;

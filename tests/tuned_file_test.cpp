@@ -178,8 +178,9 @@ TEST(TunedFile, OtherQuantisationsAreReadAndNotModelled) {
   cfg.arch = 90;
   const auto res = test::eval(cfg);
   EXPECT_EQ(res.status, model::Status::Invalid);
-  // vLLM 6adad087 (the newest) names the kernels it runs; 000d1458 keeps the old reason.
-  EXPECT_TRUE(test::has(res, model::Code::triton_moe_kernel_unmodelled));
+  // vLLM 6adad087 (the newest) runs fused_moe_kernel_gptq_awq, which an entry without SPLIT_K
+  // cannot launch; 000d1458 keeps the old reason.
+  EXPECT_TRUE(test::has(res, model::Code::triton_moe_gptq_split_k));
   cfg.engine = model::EngineRelease::Vllm000d1458;
   const auto old = test::eval(cfg);
   EXPECT_EQ(old.status, model::Status::Invalid);

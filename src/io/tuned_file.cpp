@@ -256,7 +256,10 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
       if (auto s = number(f, x, model::kMaxStages, "num_stages")) cfg.stages = static_cast<int>(*s);
     } else if (f == "SPLIT_K") {
       // Later vLLM default configs carry "SPLIT_K": 1; fused_moe_kernel has no split-K.
-      if (integer_in(x, 1, 1)) continue;
+      if (integer_in(x, 1, 1)) {
+        cfg.tuned.split_k = 1;
+        continue;
+      }
       out.errors.push_back(
           {f, x.is_number() ? value_error(x, "SPLIT_K", "1 (fused_moe_kernel has no split-K)")
                             : type_error("an integer", x, "1")});

@@ -198,6 +198,31 @@ bool is_triton_36(std::string_view v) {
 // allocated before the K loop and freed after it, inside the loop, after it.
 constexpr int kBeforeLoop = 10, kAfterLoop = 100, kInLoop = 40, kEpilogue = 150;
 
+/// fused_moe_kernel_gptq_awq's B (KernelTraits::b_dequant_bits): the weight load and the
+/// dequantised operand.
+///   * The weight [BK, BN] (bytes) is loaded at stage 0 and read by the dequantisation (a
+///     local_load, then shifts, the group scale and a convert), not by the MMA, so a pipelined
+///     weight gets num_stages - 1 buffers on every MMA: wgmma's and the asynchronous tcgen05's
+///     extra buffer is for loads the MMA reads itself (loadRequiresAdditionalBuffer,
+///     Pipeliner/LowerLoops.cpp:419-444; getDefUseStageDiff, LowerLoops.cpp:80-134). Its
+///     encoding is SwizzledShared (not an MMA operand): alignment 16. Not pipelined, it stays in
+///     registers.
+///   * The dequantised B [BK, BN] (compute_type) is a register tensor the dot needs in shared
+///     memory: wgmma and tcgen05 read B from there (AccelerateMatmul.cpp getSharedMemoryMMAOperand);
+///     for mma.sync the conversion from the dequantisation's blocked layout (the weight load's:
+///     one byte per thread along K for int4) to the dot operand is a local_alloc + local_load
+///     (ReduceDataDuplication.cpp:31-62). One copy, stored and read inside the iteration, also
+///     with an asynchronous tcgen05 MMA (measured: sm_100 rows of vLLM 6adad087 and SGLang
+///     d6ef6888, tests/data/engines-gptq-triton-3.6.jsonl).
+/// The in-loop b_scale ([BK, BN] bf16, `offs_bn * stride_bsn + (offs_k // group_size)`: one
+/// element per thread, 16 bits) and b_zp (uint8, and for int4 `offs_bn // 2`) loads are below 32
+/// bits per thread, never pipelined, and stay in registers.
+void add_dequant_b(Buffers& bufs, const Decisions& d, int stages, int start, int end) {
+  if (stages > 1 && d.b_can_pipeline)
+    bufs.add((stages - 1) * d.b_raw_tile, 16, kBeforeLoop + 1, kAfterLoop, Component::B);
+  bufs.add(d.b_tile, d.b_align, start, end, Component::B);
+}
+
 /// The buffers of the kernel at num_stages = `stages`.
 Buffers buffers(const Decisions& d, int stages) {
   Buffers bufs;
@@ -233,7 +258,10 @@ Buffers buffers(const Decisions& d, int stages) {
        d.swap_ab ? Component::A : Component::B}};
   for (int op = 0; op < 2; ++op) {
     const Operand& o = ops[op];
-    if (op == 1 && d.b_mma_tile > 0) {
+    if (op == 1 && d.b_dequant_bits > 0) {
+      add_dequant_b(bufs, d, stages, b0, b1);
+      continue;
+    } else if (op == 1 && d.b_mma_tile > 0) {
       // B converted before a wgmma/tcgen05 dot (use_int8_w8a16): the loaded int8 tile feeds the
       // conversion, not the MMA, so a pipelined load keeps num_stages - 1 buffers (no additional
       // wgmma buffer, no wait after an asynchronous MMA: LowerLoops.cpp:80-134, 419-444), and
@@ -539,6 +567,19 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   d.b_tile = bk * bn * bb / 8;
   // wgmma and tcgen05 read B from shared memory in the dot's type: a converted B is stored again.
   if (bb != ib && d.version != 2) d.b_mma_tile = bk * bn * eb;
+  if (k.b_dequant_bits > 0) {
+    // fused_moe_kernel_gptq_awq: B's load is the weight, [BK, BN] bytes along K (stride_bk 1).
+    // int8 (`offs_k[:, None] * stride_bk`): contiguous like a plain operand. int4
+    // (`(offs_k[:, None] // 2) * stride_bk`, vLLM 6adad087 fused_moe.py:198-204, SGLang d6ef6888
+    // fused_moe_triton_kernels.py:174-180): a quotient's contiguity is 1 unless the divisor is 1
+    // (lib/Analysis/AxisInfo.cpp, DivOpAxisInfoVisitor::getContiguity), so one byte per thread:
+    // 8 bits, never pipelined.
+    d.b_dequant_bits = k.b_dequant_bits;
+    d.b_raw_tile = bk * bn;
+    const long long praw = k.b_dequant_bits == 4 ? 1 : per_thread(bk * bn, bk, 8, w);
+    d.b_load_bits = static_cast<int>(praw * 8);
+    d.b_can_pipeline = d.b_load_bits >= 32;
+  }
   // mma v2 operands use SwizzledSharedEncoding (16 B, TritonGPUAttrDefs.td:35); wgmma/tcgen05
   // read NVMMAShared buffers (Ops.cpp:691-700).
   if (d.version != 2 || k.tma) {
@@ -550,6 +591,10 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // max_stages search trying num_stages 1) ask reg_smem() / b_scale_cvt(), which answer then.
   if (d.version != 2) {
     d.a_reg_smem = d.b_reg_smem = 1;
+  } else if (d.b_dequant_bits > 0) {
+    // The dequantised B always goes through shared memory (add_dequant_b).
+    d.b_reg_smem = 1;
+    if (stages == 1 || !d.a_can_pipeline) d.a_reg_smem = memo_reg_smem(d, 0) ? 1 : 0;
   } else {
     if (stages == 1 || !d.a_can_pipeline) d.a_reg_smem = memo_reg_smem(d, 0) ? 1 : 0;
     if (stages == 1 || !d.b_can_pipeline) d.b_reg_smem = memo_reg_smem(d, 1) ? 1 : 0;
@@ -659,7 +704,16 @@ std::string describe(const Decisions& d, int stages) {
     if (async) return "2 copies of " + std::string(name) + " (not pipelined)";
     return std::string(name) + " staged per iteration (not pipelined)";
   };
-  if (a_pipe && b_pipe)
+  if (d.b_dequant_bits > 0) {
+    const std::string weight = d.b_dequant_bits == 4 ? "int4" : "int8";
+    s += std::string(a_pipe ? ", cp.async: " : ", ") +
+         operand("A", a_pipe, a_pipe || reg_smem(d, 0)) + ", B dequantised from " + weight +
+         " weights (" +
+         (b_pipe ? std::to_string(stages - 1) + (stages == 2 ? " buffer" : " buffers") +
+                       " of the weight"
+                 : "the weight in registers") +
+         ") and staged per iteration";
+  } else if (a_pipe && b_pipe)
     s += ", cp.async: " + std::to_string(nbuf) + (nbuf == 1 ? " buffer" : " buffers") +
          " of A and B";
   else
@@ -755,7 +809,10 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
         if (can) continue;
         why.note([&] {
           return diag(Code::triton_operand_not_pipelined)
-              .name("operand", op == 0 ? "A" : "B")
+              .name("operand", op == 0                 ? "A"
+                               : d.b_dequant_bits == 4 ? "B's int4 weight"
+                               : d.b_dequant_bits == 8 ? "B's int8 weight"
+                                                       : "B")
               .integer("bits_per_thread", op == 0 ? d.a_load_bits : d.b_load_bits)
               .flag("smem", reg_smem(d, op));
         });

@@ -30,6 +30,12 @@ struct KernelTraits {
   /// thread (CoalesceUtils.cpp:64-72); the block-quantised matmuls load As at offs_am *
   /// stride_As_m with nothing contiguous in the slice: 1 element per thread.
   bool a_scale_vectorised = true;
+  /// fused_moe_kernel_gptq_awq (vLLM 6adad087 fused_moe.py:65-296, SGLang d6ef6888
+  /// fused_moe_triton_kernels.py:92-321): B is not a loaded dot operand but a weight of these
+  /// bits (4: two int4 per byte, 8: int8) loaded as [BK, BN] bytes, dequantised in registers with
+  /// the in-loop group scales and stored once per iteration as the dot's B (in_bits);
+  /// 0: B is a plain dot-operand load.
+  int b_dequant_bits = 0;
   /// fused_moe SWAP_AB (vLLM 6adad087 fused_moe.py:535-566, SGLang d6ef6888
   /// fused_moe_triton_kernels.py:566-591): the dot is tl.dot(b, a), [BN, BK] x [BK, BM], both
   /// operands K-contiguous, and its [BN, BM] accumulator is transposed (tl.trans) before the
@@ -82,6 +88,10 @@ struct Decisions {
   /// converted [BK, BN] copy the MMA reads; 0: none.
   Bytes b_mma_tile = 0;
   bool tma = false;  ///< KernelTraits::tma
+  /// KernelTraits::b_dequant_bits. Then b_load_bits / b_can_pipeline describe the weight's load,
+  /// b_raw_tile is one copy of it ([BK, BN] bytes) and b_tile the dequantised B the dot reads.
+  int b_dequant_bits = 0;
+  Bytes b_raw_tile = 0;
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).

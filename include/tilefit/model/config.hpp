@@ -135,6 +135,9 @@ struct KernelConfig {
     bool per_channel_quant = false;  ///< per_channel_quant=True: per-token / per-channel scales
     std::optional<bool> use_tma;     ///< SGLang's USE_TMA (tensor-descriptor loads, _down tables)
     std::optional<int> num_ctas;     ///< num_ctas (CUDAOptions default 1)
+    /// SPLIT_K as the entry gives it (only 1 is read): vLLM passes the entry to
+    /// fused_moe_kernel_gptq_awq as **config, and that kernel's SPLIT_K has no default.
+    std::optional<int> split_k;
     /// AMD (ROCm) keys, read and kept; ignored on NVIDIA targets.
     std::optional<int> waves_per_eu, matrix_instr_nonkdim, kpack;
     bool operator==(const TunedLaunch&) const = default;

@@ -20,11 +20,13 @@
 // kernels/ops/moe/fused_moe_triton_kernels.py:61-68 (should_enable_swap_ab), 324-653 (the
 // kernel), 714-958 (invoke_fused_moe_kernel), srt/layers/moe/moe_runner/triton_utils/
 // fused_moe.py:359-409 (USE_TMA). vLLM 000d1458 and plain configs keep the rules above.
+// int4_w4a16 tables of those releases run fused_moe_kernel_gptq_awq (gptq_awq.cpp).
 #include <algorithm>
 #include <string>
 
 #include "../families.hpp"
 #include "../../triton_gemm.hpp"
+#include "gptq_awq.hpp"
 #include "tilefit/model/engine_release.hpp"
 
 namespace tilefit::model {
@@ -132,21 +134,14 @@ class TritonFusedMoe final : public triton::TritonFamily {
         });
         break;
       case Quant::Int4W4a16:
-        // int4_w4a16 is always group-quantised (block_shape [0, group]): the moe_wna16 CUDA
-        // kernel when should_moe_wna16_use_cuda (vLLM fused_moe.py:1282-1290: group 32/64/128
-        // and tokens·top_k / experts <= 6), else fused_moe_kernel_gptq_awq (packed int4, group
-        // scales and zero points loaded in the loop); SGLang runs fused_moe_kernel_gptq_awq.
-        why.reject([&] {
-          return diag(Code::triton_moe_kernel_unmodelled)
-              .name("engine", engine_release_text(cfg.engine))
-              .name("dtype", "int4_w4a16")
-              .name("kernel", sglang ? "fused_moe_kernel_gptq_awq (packed int4 weights, group "
-                                       "scales and zero points loaded in the K loop)"
-                                     : "the moe_wna16 CUDA kernel (few tokens per expert) or "
-                                       "fused_moe_kernel_gptq_awq (packed int4 weights, group "
-                                       "scales and zero points loaded in the K loop)");
-        });
-        break;
+        // int4_w4a16 is always group-quantised (block_shape [0, group]): both engines run
+        // fused_moe_kernel_gptq_awq (vLLM dispatch_fused_moe_kernel, fused_moe.py:907-1007, the
+        // moe_wna16 CUDA kernel aside; SGLang fused_moe_triton_kernels.py:839-886), modelled in
+        // gptq_awq.cpp. SWAP_AB, USE_TMA and the block-wise scales are fused_moe_kernel's.
+        if (t.num_ctas.value_or(1) != 1)
+          why.reject(
+              [&] { return diag(Code::triton_moe_num_ctas).integer("num_ctas", *t.num_ctas); });
+        return triton_fused_moe::gptq_awq_plan(cfg, 4, explain, std::move(why));
       case Quant::Other:
         why.reject([&] {
           return diag(Code::triton_unmodelled_dtype).name("dtype", cfg.unmodelled_dtype);
