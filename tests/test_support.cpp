@@ -25,7 +25,11 @@ std::string data_path(const std::string& name) {
 
 std::string engine_rows_path() {
   const char* env = std::getenv("TILEFIT_ENGINE_ROWS");
+#ifdef TILEFIT_ENGINE_ROWS
   return env ? std::string(env) : std::string(TILEFIT_ENGINE_ROWS);
+#else
+  return env ? std::string(env) : data_path("engines-triton-3.6.jsonl");
+#endif
 }
 
 std::string source_path(const std::string& name) {
