@@ -99,15 +99,20 @@ std::string render(std::string_view message_template, const Diagnostic& d) {
 
 namespace {
 
-bool same_values(const Diagnostic& a, const Diagnostic& b) {
-  if (a.code != b.code || a.values.size() != b.values.size()) return false;
-  for (std::size_t i = 0; i < a.values.size(); ++i) {
-    const model::DiagValue &x = a.values[i], &y = b.values[i];
-    if (x.kind != y.kind || x.number != y.number || x.param != y.param || x.key != y.key ||
-        x.text != y.text)
-      return false;
+/// The code and every value, keys included, as one owned string: the memo's key. A value's key
+/// is a string_view the caller owns (a literal in the model, any string in a test), so the memo
+/// keeps a copy rather than the Diagnostic.
+std::string memo_key(const Diagnostic& d) {
+  std::string k = std::to_string(static_cast<int>(d.code));
+  for (const model::DiagValue& v : d.values) {
+    k += '\x1f';
+    k.append(v.key);
+    k += '\x1e';
+    k += std::to_string(static_cast<int>(v.kind)) + ":" +
+         std::to_string(static_cast<int>(v.param)) + ":" + std::to_string(v.number) + ":";
+    k += v.text;
   }
-  return true;
+  return k;
 }
 
 std::size_t value_hash(const Diagnostic& d) {
@@ -126,16 +131,17 @@ std::string message(const Diagnostic& d) {
   // every result of the engines' tuned folders as JSON rendered each message twice (notes and
   // diagnostics) and spent a seventh of its instructions on it.
   struct Slot {
-    Diagnostic d;
+    std::string key;
     std::string text;
     bool used = false;
   };
   thread_local std::array<Slot, 64> memo;
   Slot& s = memo[value_hash(d) % memo.size()];
-  if (s.used && same_values(s.d, d)) return s.text;
+  std::string key = memo_key(d);
+  if (s.used && s.key == key) return s.text;
   const model::MessageSpec m = model::code_message(d.code);
   s.text = m.phrase ? render(m.phrase(d), d) : render(m.text, d);
-  s.d = d;
+  s.key = std::move(key);
   s.used = true;
   return s.text;
 }
