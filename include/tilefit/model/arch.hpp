@@ -39,6 +39,14 @@ struct ClusterLimits {
   int non_portable = 1;  ///< largest size with cudaFuncAttributeNonPortableClusterSizeAllowed
 };
 
+/// AMD Instinct targets share the integer that names an NVIDIA architecture everywhere else
+/// (KernelConfig::arch, Limits::sm, the families' runs_on): gfx942 (CDNA3: MI300X, MI325X) is
+/// 942 and gfx950 (CDNA4: MI350X, MI355X) is 950, far above every NVIDIA compute capability
+/// (70 ... 121). Code that compares capabilities (`sm >= 90`) must ask is_amd() first.
+inline constexpr int kGfx942 = 942;
+inline constexpr int kGfx950 = 950;
+constexpr bool is_amd(int arch) { return arch == kGfx942 || arch == kGfx950; }
+
 /// One row of the built-in architecture table.
 struct ArchInfo {
   Limits limits;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "tilefit/model/attention.hpp"
 #include "tilefit/model/dtype.hpp"
 #include "tilefit/model/engine_release.hpp"
 #include "tilefit/model/enum_table.hpp"
@@ -143,6 +144,14 @@ struct KernelConfig {
     bool operator==(const TunedLaunch&) const = default;
   };
   TunedLaunch tuned;
+
+  // ---- AMD targets (gfx942, gfx950; issue 20) ----------------------------------------------
+  /// TRITON_HIP_USE_ASYNC_COPY (config field `hip_async_copy`, `--hip-async-copy on|off`);
+  /// nullopt: Triton 3.6's default for the target. Only meaningful on an AMD target.
+  std::optional<bool> hip_async_copy;
+
+  // ---- Triton attention (triton_attention; issue 19) ---------------------------------------
+  AttentionSpec attention;
 
   bool operator==(const KernelConfig&) const = default;
 };

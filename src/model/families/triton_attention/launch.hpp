@@ -1,0 +1,65 @@
+// The contract between the two halves of the triton_attention family (issue 19):
+//   - launcher inference (the vLLM 6adad087 / SGLang d6ef6888 launchers' choices) turns a
+//     config's AttentionSpec into one AttnLaunch per kernel launch of the operation;
+//   - the kernel model turns one AttnLaunch and a target into Triton 3.6's shared memory.
+// An AttnLaunch says what Triton compiles: which @triton.jit kernel, its constexpr arguments
+// by the names the kernel's signature gives them, the dtypes of its tensors, num_warps and
+// num_stages. The measured rows (tests/data/attention-triton-3.6.*) record the same things,
+// so each half is tested on its own against them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tilefit/model/dtype.hpp"
+
+namespace tilefit::model::attention {
+
+/// The @triton.jit kernels (file and function at the pinned engine commits).
+enum class AttnKernel : std::uint8_t {
+  VllmDecodeStage1,         ///< vllm/v1/attention/ops/triton_decode_attention.py _fwd_kernel_stage1
+  VllmDecodeGroupedStage1,  ///< ... _fwd_grouped_kernel_stage1
+  VllmDecodeStage2,         ///< ... _fwd_kernel_stage2
+  VllmUnified,              ///< triton_unified_attention.py kernel_unified_attention (IS_3D)
+  VllmReduceSegments,       ///< triton_unified_attention.py reduce_segments
+  VllmPrefill,              ///< triton_prefill_attention.py _fwd_kernel
+  VllmPrefixPrefill,        ///< prefix_prefill.py _fwd_kernel
+  VllmPrefixPrefillAlibi,   ///< prefix_prefill.py _fwd_kernel_alibi
+  SglangDecodeStage1,       ///< python/sglang/kernels/ops/attention/decode_attention.py _fwd_kernel_stage1
+  SglangDecodeGroupedStage1,  ///< ... _fwd_grouped_kernel_stage1
+  SglangDecodeStage2,         ///< ... _fwd_kernel_stage2
+  SglangExtend,               ///< extend_attention.py _fwd_kernel
+  SglangExtendUnified,        ///< extend_attention.py _fwd_kernel_unified
+  SglangPrefill,              ///< prefill_attention.py _fwd_kernel (context_attention_fwd)
+};
+
+/// The kernel's function name as in its source ("_fwd_grouped_kernel_stage1").
+std::string_view kernel_function(AttnKernel k);
+
+/// One kernel launch as Triton compiles it.
+struct AttnLaunch {
+  AttnKernel kernel = AttnKernel::VllmDecodeStage1;
+  /// Which launch of the operation this is: "stage1", "stage2", "main" or "reduce".
+  std::string_view stage;
+  /// The constexpr arguments, by the kernel signature's names ("BLOCK_N", "BLOCK_DMODEL",
+  /// "kv_group_num", "logit_cap", "IS_MLA" ...), booleans as 0/1; also the non-constexpr
+  /// integer arguments that Triton specialises on (value 1) when the launcher passes 1.
+  std::vector<std::pair<std::string, double>> constexprs;
+  /// Element types of the tensors: q (and the output), the K/V cache.
+  DType q_dtype = DType::BF16, kv_dtype = DType::BF16, out_dtype = DType::BF16;
+  int num_warps = 4;
+  int num_stages = 3;  ///< as passed (the launcher's value, else Triton's default for the target)
+
+  /// The constexpr `name`, if the launch passes it.
+  std::optional<double> get(std::string_view name) const {
+    for (const auto& [n, v] : constexprs)
+      if (n == name) return v;
+    return std::nullopt;
+  }
+  bool operator==(const AttnLaunch&) const = default;
+};
+
+}  // namespace tilefit::model::attention
