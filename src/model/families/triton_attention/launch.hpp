@@ -8,6 +8,7 @@
 // so each half is tested on its own against them.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
