@@ -23,7 +23,7 @@ constexpr Bytes KiB = 1024;
 //    Guide as remembered in peers.md [M].
 //  * Cluster sizes (last column, portable / with the non-portable opt-in): see ClusterLimits in
 //    arch.hpp (Programming Guide "Thread Block Clusters"; cudaOccupancyMaxPotentialClusterSize).
-constexpr std::array<ArchInfo, 13> kArchs = {{
+constexpr std::array<ArchInfo, 15> kArchs = {{
     {{70, 96 * KiB, 96 * KiB, 0, 48 * KiB, 32, 65536, 2048},
      "V100",
      "CCCL arch_traits.h; CUTLASS library.py SharedMemPerCC[70]=96"},
@@ -70,6 +70,16 @@ constexpr std::array<ArchInfo, 13> kArchs = {{
      "GB10 (DGX Spark)",
      "CCCL arch_traits.h; CUTLASS compiles sm_121 as arch::Sm120 (101376); GB10 reports 101376",
      {8, 8}},
+    // AMD Instinct (issue 20): LDS per workgroup as Triton's AMD backend states it
+    // (third_party/amd/lib/TritonAMDGPUToLLVM/TargetInfo.cpp getSharedMemorySize: CDNA4 160 KiB,
+    // otherwise 64 KiB). No opt-in on AMD: the default per block is the whole limit.
+    // TODO(amdinfra): occupancy columns with their sources.
+    {{kGfx942, 64 * KiB, 64 * KiB, 0, 64 * KiB, 0, 0, 0},
+     "MI300X, MI325X",
+     "Triton 3.6 third_party/amd TargetInfo.cpp getSharedMemorySize (64 KiB)"},
+    {{kGfx950, 160 * KiB, 160 * KiB, 0, 160 * KiB, 0, 0, 0},
+     "MI350X, MI355X",
+     "Triton 3.6 third_party/amd TargetInfo.cpp getSharedMemorySize (CDNA4: 160 KiB)"},
 }};
 
 }  // namespace
@@ -92,6 +102,8 @@ std::optional<int> parse_arch(std::string_view s) {
   std::string t;
   for (char ch : s) t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
   std::string_view v = t;
+  if (v == "gfx942") return kGfx942;
+  if (v == "gfx950") return kGfx950;
   for (std::string_view prefix : {"compute_", "sm_", "sm"}) {
     if (v.substr(0, prefix.size()) == prefix) {
       v.remove_prefix(prefix.size());
@@ -121,7 +133,9 @@ std::optional<int> parse_arch(std::string_view s) {
   return n;
 }
 
-std::string arch_name(int sm) { return "sm_" + std::to_string(sm); }
+std::string arch_name(int sm) {
+  return (is_amd(sm) ? "gfx" : "sm_") + std::to_string(sm);
+}
 
 std::string arch_choices() {
   std::string out;

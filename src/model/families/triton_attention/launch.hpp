@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "tilefit/model/diagnostic.hpp"
 #include "tilefit/model/dtype.hpp"
+#include "tilefit/model/family.hpp"
 
 namespace tilefit::model::attention {
 
@@ -62,5 +64,22 @@ struct AttnLaunch {
   }
   bool operator==(const AttnLaunch&) const = default;
 };
+
+/// What the kernel model says about one launch on one target.
+struct KernelSmem {
+  /// Triton 3.6 fails to compile the launch for this target (the error diagnostics, with the
+  /// compiler's reason, are in the Findings passed to kernel_smem).
+  bool invalid = false;
+  /// The buffers Triton's allocator places, at launch.num_stages: `storage.kernel` is the total
+  /// (CompiledKernel.metadata.shared) with the buffers live at the peak as its parts.
+  Storage storage;
+  /// False when num_stages does not change the kernel's shared memory (the pipeliner does not
+  /// run on its loops, or pipelines nothing that lives in shared memory): suggest says so.
+  bool stages_matter = true;
+};
+
+/// The kernel model (kernel_model.cpp): Triton 3.6's shared memory of `launch` compiled for
+/// `arch` (a compute capability, 75 ... 121).
+KernelSmem kernel_smem(const AttnLaunch& launch, int arch, Findings& why);
 
 }  // namespace tilefit::model::attention
