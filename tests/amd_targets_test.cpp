@@ -189,7 +189,7 @@ TEST(AmdProducts, RadeonNamesAreNeverGuessed) {
 
 TEST(AmdTables, AmdKeysAndTritonVersionAreRead) {
   const io::LoadResult r = io::load<io::LoadResult>(io::Source::file(test::data_path(
-      "tuned/amd/E=64,N=768,device_name=AMD_Instinct_MI355_OAM,dtype=fp8_w8a8,block_shape=[128,"
+      "amd_tables/ok/E=64,N=768,device_name=AMD_Instinct_MI355_OAM,dtype=fp8_w8a8,block_shape=[128,"
       "128].json")));
   ASSERT_TRUE(r.errors.empty()) << io::format_error(r.errors[0]);
   ASSERT_EQ(r.configs.size(), 1u);
@@ -203,8 +203,8 @@ TEST(AmdTables, AmdKeysAndTritonVersionAreRead) {
 }
 
 TEST(AmdTables, MissingWarpsAndStagesStayUnset) {
-  const io::LoadResult r = io::load<io::LoadResult>(io::Source::file(
-      test::data_path("tuned/amd/E=8,N=7168,device_name=AMD_Instinct_MI300X,dtype=fp8_w8a8.json")));
+  const io::LoadResult r = io::load<io::LoadResult>(io::Source::file(test::data_path(
+      "amd_tables/ok/E=8,N=7168,device_name=AMD_Instinct_MI300X,dtype=fp8_w8a8.json")));
   ASSERT_TRUE(r.errors.empty()) << io::format_error(r.errors[0]);
   ASSERT_EQ(r.configs.size(), 2u);
   EXPECT_EQ(r.configs[0].config.num_warps, 4);
@@ -217,7 +217,7 @@ TEST(AmdTables, MissingWarpsAndStagesStayUnset) {
 
 TEST(AmdTables, BadAmdValuesAreInputErrorsNamingEntryFieldValueAndAllowed) {
   const std::string path =
-      test::data_path("tuned/amd_bad/E=8,N=1024,device_name=AMD_Instinct_MI325X.json");
+      test::data_path("amd_tables/bad/E=8,N=1024,device_name=AMD_Instinct_MI325X.json");
   const io::LoadResult r = io::load<io::LoadResult>(io::Source::file(path));
   ASSERT_EQ(r.errors.size(), 3u);
   EXPECT_EQ(io::format_error(r.errors[0]),
@@ -239,7 +239,7 @@ TEST(AmdTables, FlyDslTablesAreSkippedNotMisread) {
   EXPECT_EQ(io::not_triton_table("x/E=8,N=7168,device_name=AMD_Instinct_MI300X.json"), "");
   EXPECT_EQ(io::not_triton_table("README.md"), "");
   bool skipped = false;
-  for (const io::FolderEntry& f : io::list_folder(test::data_path("tuned/amd")))
+  for (const io::FolderEntry& f : io::list_folder(test::data_path("amd_tables/ok")))
     if (f.path.ends_with(flydsl)) {
       EXPECT_EQ(f.kind, io::FolderEntry::Kind::skipped);
       EXPECT_EQ(f.message,
@@ -249,13 +249,13 @@ TEST(AmdTables, FlyDslTablesAreSkippedNotMisread) {
     }
   EXPECT_TRUE(skipped);
   // Named on the command line: skipped with the same note, counted in the summary.
-  const auto r = run_command("check 'tests/data/tuned/amd/" + flydsl + "' --arch gfx942");
+  const auto r = run_command("check 'tests/data/amd_tables/ok/" + flydsl + "' --arch gfx942");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("skipped: a vLLM backend=flydsl table"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("1 file skipped"), std::string::npos) << r.out;
   // Read anyway (sweep), the file name's part is the error.
   const io::LoadResult read =
-      io::load<io::LoadResult>(io::Source::file(test::data_path("tuned/amd/" + flydsl)));
+      io::load<io::LoadResult>(io::Source::file(test::data_path("amd_tables/ok/" + flydsl)));
   ASSERT_FALSE(read.errors.empty());
   EXPECT_NE(io::format_error(read.errors[0]).find("the file name's part \"backend=flydsl\""),
             std::string::npos)
@@ -264,8 +264,8 @@ TEST(AmdTables, FlyDslTablesAreSkippedNotMisread) {
 
 TEST(AmdTables, TheAmdFolderReadsWithNoInputErrorForEveryAmdArch) {
   for (const char* arch : {"gfx942", "gfx950", "mi300x", "mi355x"}) {
-    const auto r =
-        run_command(std::string("check tests/data/tuned/amd --arch ") + arch + " --format json");
+    const auto r = run_command(std::string("check tests/data/amd_tables/ok --arch ") + arch +
+                               " --format json");
     EXPECT_EQ(r.err.find("error:"), std::string::npos) << arch << ": " << r.err;
     ASSERT_FALSE(r.out.empty()) << arch;
     const json j = json::parse(r.out);
@@ -283,8 +283,10 @@ TEST(AmdTables, TheAmdFolderReadsWithNoInputErrorForEveryAmdArch) {
 
 TEST(AmdTables, DeviceNamePicksTheAmdTargetWithoutArch) {
   const auto r = run_command(
-      "check 'tests/data/tuned/amd/E=8,N=7168,device_name=AMD_Instinct_MI300X,dtype=fp8_w8a8.json' "
-      "'tests/data/tuned/amd/E=64,N=768,device_name=AMD_Instinct_MI355_OAM,dtype=fp8_w8a8,block_"
+      "check "
+      "'tests/data/amd_tables/ok/E=8,N=7168,device_name=AMD_Instinct_MI300X,dtype=fp8_w8a8.json' "
+      "'tests/data/amd_tables/ok/"
+      "E=64,N=768,device_name=AMD_Instinct_MI355_OAM,dtype=fp8_w8a8,block_"
       "shape=[128,128].json' --format json");
   ASSERT_FALSE(r.out.empty()) << r.err;
   const json j = json::parse(r.out);
@@ -303,8 +305,10 @@ TEST(AmdTables, DeviceNamePicksTheAmdTargetWithoutArch) {
 
 TEST(AmdTables, RadeonTablesAskForArch) {
   const auto r = run_command(
-      "check 'tests/data/tuned/amd/E=64,N=768,device_name=AMD_Radeon_R9700,dtype=fp8_w8a8,block_"
-      "shape=[128,128].json' tests/data/tuned/amd/E=8,N=1792,device_name=AMD_Radeon_Graphics.json");
+      "check "
+      "'tests/data/amd_tables/ok/E=64,N=768,device_name=AMD_Radeon_R9700,dtype=fp8_w8a8,block_"
+      "shape=[128,128].json' "
+      "tests/data/amd_tables/ok/E=8,N=1792,device_name=AMD_Radeon_Graphics.json");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("field \"device_name\": the file name's device_name \"AMD_Radeon_R9700\" is "
                        "an AMD Radeon (RDNA) GPU, not a modelled target (tilefit models the AMD "

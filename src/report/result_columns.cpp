@@ -398,6 +398,14 @@ std::string matrix_cell(const model::Result& r) {
   return fmt::format("{} ({})", verdict_text(r.status), r.stages);
 }
 
+std::string matrix_cell(const Entry& e) {
+  if (!model::is_amd(e.result.arch)) return matrix_cell(e.result);
+  // An AMD cell says which async-copy rule it was checked with.
+  const std::string_view async = model::hip_async_copy_in_effect(e.config) ? "on" : "off";
+  if (e.result.status == model::Status::Invalid) return fmt::format("INVALID (async {})", async);
+  return fmt::format("{} ({}, async {})", verdict_text(e.result.status), e.result.stages, async);
+}
+
 std::vector<std::string> result_cells(const Entry& e, std::span<const std::string_view> keys) {
   std::vector<std::string> out;
   out.reserve(keys.size());
