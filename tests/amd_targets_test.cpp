@@ -229,7 +229,7 @@ TEST(AmdTables, BadAmdValuesAreInputErrorsNamingEntryFieldValueAndAllowed) {
   EXPECT_EQ(io::format_error(r.errors[2]),
             path +
                 ": config #2 \"4\": field \"matrix_instr_nonkdim\": expected an integer, got "
-                "the string \"16\"; allowed: non-negative integers");
+                "\"16\"; allowed: non-negative integers");
 }
 
 TEST(AmdTables, FlyDslTablesAreSkippedNotMisread) {
@@ -340,8 +340,8 @@ TEST(AmdSwitch, ConfigFieldIsReadAsABoolean) {
       io::Source::text("[" + matmul(R"(, "hip_async_copy": "on")") + "]", "t.json"));
   ASSERT_EQ(str.errors.size(), 1u);
   EXPECT_EQ(io::format_error(str.errors[0]),
-            "t.json: config #0 \"mm\": field \"hip_async_copy\": expected true or false, got the "
-            "string \"on\"; allowed: true, false (TRITON_HIP_USE_ASYNC_COPY=1 / 0; on the command "
+            "t.json: config #0 \"mm\": field \"hip_async_copy\": expected true or false, got "
+            "\"on\"; allowed: true, false (TRITON_HIP_USE_ASYNC_COPY=1 / 0; on the command "
             "line --hip-async-copy on|off)");
   const io::LoadResult cutlass = io::load<io::LoadResult>(io::Source::text(
       R"([{"arch": "sm_90", "tile": [128, 128, 64], "hip_async_copy": true}])", "t.json"));
@@ -370,7 +370,6 @@ TEST(AmdSwitch, OptionSetsTheValueOnAmdResultsAndOverridesTheField) {
     const json j = json::parse(r.out);
     EXPECT_EQ(j["results"][0]["arch"], "gfx942");
     EXPECT_EQ(j["results"][0]["hip_async_copy"], std::string(value) == "on");
-    EXPECT_EQ(j["results"][0]["config"]["hip_async_copy"], std::string(value) == "on");
   }
   // The table's ARCH cell says it.
   const auto text =
@@ -434,7 +433,6 @@ TEST(AmdSwitch, SeveralArchsApplyItToTheAmdTargetsOnly) {
     archs.push_back(res["arch"]);
     if (res["arch"] == "sm_90") {
       EXPECT_FALSE(res.contains("hip_async_copy"));
-      EXPECT_FALSE(res["config"].contains("hip_async_copy"));
     } else {
       EXPECT_EQ(res["hip_async_copy"], true);
     }
@@ -574,13 +572,13 @@ TEST(AmdSuggest, TakesTheAmdTargetsAndTheSwitch) {
 
 TEST(AmdPictures, CheckAndSweepDrawForAmd) {
   const auto svg = run_command("check - --arch gfx942 --format svg", test::with_stdin(matmul("")));
-  EXPECT_EQ(svg.out.rfind("<svg", 0), 0u) << svg.out.substr(0, 200) << svg.err;
+  EXPECT_NE(svg.out.find("<svg"), std::string::npos) << svg.out.substr(0, 200) << svg.err;
   EXPECT_NE(svg.out.find("gfx942"), std::string::npos);
   const auto map = run_command(
       "sweep - --format svg --arch gfx950",
       test::with_stdin(R"({"kernel": "triton_matmul", "tile": {"m": [64, 128], "n": [64, 128],
                            "k": 64}, "dtype": "f16", "stages": [1, 2, 3]})"));
-  EXPECT_EQ(map.out.rfind("<svg", 0), 0u) << map.out.substr(0, 200) << map.err;
+  EXPECT_NE(map.out.find("<svg"), std::string::npos) << map.out.substr(0, 200) << map.err;
   EXPECT_NE(map.out.find("gfx950"), std::string::npos);
 }
 

@@ -143,7 +143,7 @@ constexpr FieldSpec kConfigFields[] = {
     {"hip_async_copy", "bool",
      "Triton on an AMD target (gfx942, gfx950): `TRITON_HIP_USE_ASYNC_COPY` on (`true`) or off "
      "(`false`); default Triton 3.6's (off); JSON true/false only; on an NVIDIA target an input "
-     "error (`--hip-async-copy on|off` overrides it)",
+     "error (`--hip-async-copy on` / `off` overrides it)",
      K::boolean, D::triton, "Triton 3.6's (off)", "TRITON_HIP_USE_ASYNC_COPY"},
 };
 

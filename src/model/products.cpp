@@ -144,7 +144,7 @@ ProductMatch find_amd(const std::vector<std::string>& t) {
     if (x == "mi350x" || x == "mi350" || x == "mi355x" || x == "mi355")
       return {"an AMD Instinct MI350-series GPU (CDNA4)", kGfx950, false, {}};
   }
-  if (has(t, "radeon") && has(t, "graphics") && t.size() <= 3)
+  if (t == std::vector<std::string>{"amd", "radeon", "graphics"})
     m.not_modelled =
         "the generic name some ROCm releases report for several AMD GPUs (MI300-series "
         "Instinct GPUs among them, and Radeon APUs), so it does not say which architecture";

@@ -17,7 +17,7 @@ std::string archs_text() {
            {"CTAs/SM", A::right, 8, 1},
            {"REGS/SM", A::right, 8, 1},
            {"THR/SM", A::right, 8, 1},
-           {"WAVE", A::right, 4, 1},
+           {"WAVE", A::right, 5, 1},
            {"EXAMPLES", A::left, 0, 2}});
   for (const model::ArchInfo& a : model::builtin_archs()) {
     const model::Limits& l = a.limits;
