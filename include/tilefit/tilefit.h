@@ -73,7 +73,8 @@ TILEFIT_C_API void tilefit_context_free(tilefit_context* ctx);
 TILEFIT_C_API const char* tilefit_error_message(const tilefit_context* ctx);
 TILEFIT_C_API const char* tilefit_error_field(const tilefit_context* ctx);
 
-/* The built-in table's limits for arch ("sm_120", "sm90", "12.0", ...). */
+/* The built-in table's limits for arch ("sm_120", "sm90", "12.0", ...; AMD: "gfx942", "mi300x",
+ * "gfx950", "mi355x", by name only). */
 TILEFIT_C_API int tilefit_target_builtin(tilefit_context* ctx, const char* arch,
                                          tilefit_target** out);
 /* GPU `device` through the CUDA Runtime (TILEFIT_ERROR_DEVICE without one). */

@@ -253,11 +253,32 @@ def analyze_batch_raw(texts: Sequence[str], arch, verdict: bool = True, compact:
 
 # ---- the API --------------------------------------------------------------------------------------
 
-def analyze(config: Union[dict, str], arch: Optional[str] = None) -> Result:
+def _with_hip_async_copy(config: Union[dict, str], hip_async_copy: Optional[bool]) -> Union[dict, str]:
+    """The AMD async-copy switch (TRITON_HIP_USE_ASYNC_COPY) as the config field "hip_async_copy"."""
+    if hip_async_copy is None:
+        return config
+    if not isinstance(hip_async_copy, bool):
+        raise InputError(f"hip_async_copy: expected True, False or None; got {_type_name(hip_async_copy)}",
+                         "hip_async_copy")
+    if isinstance(config, str) and config.lstrip().startswith("{"):
+        config = json.loads(config)
+    if not isinstance(config, dict):
+        raise InputError("hip_async_copy: applies to a config given as a dict or a JSON object (a Triton "
+                         "config), not to a kernel name", "hip_async_copy")
+    c = dict(config)
+    c["hip_async_copy"] = hip_async_copy
+    return c
+
+
+def analyze(config: Union[dict, str], arch: Optional[str] = None,
+            hip_async_copy: Optional[bool] = None) -> Result:
     """One config (a dict in the config-file format, JSON text, or a CUTLASS kernel name) analysed for
-    ``arch`` ("sm_120", "sm90", "12.0", or a (major, minor) tuple), or for the config's own "arch",
-    with the built-in table. Raises InputError for bad input."""
-    text = _config_text(config).encode("utf-8")
+    ``arch`` ("sm_120", "sm90", "12.0", or a (major, minor) tuple; AMD: "gfx942", "mi300x", "gfx950",
+    "mi355x", ...), or for the config's own "arch", with the built-in table. ``hip_async_copy``
+    (True/False): TRITON_HIP_USE_ASYNC_COPY on an AMD target, as the config field "hip_async_copy"
+    (None: the config's, else Triton 3.6's default, off); on an NVIDIA target an InputError.
+    Raises InputError for bad input."""
+    text = _config_text(_with_hip_async_copy(config, hip_async_copy)).encode("utf-8")
     a = None if arch is None else _enc(_arch_text(arch))
     ctx = _lib.context()
     out = ctypes.c_char_p()
@@ -288,7 +309,7 @@ def _check_engine(engine) -> Optional[str]:
 
 
 def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict]]], arch: Optional[str] = None,
-          engine: Optional[str] = None) -> List[Result]:
+          engine: Optional[str] = None, hip_async_copy: Optional[bool] = None) -> List[Result]:
     """Config files (paths; tilefit's format or vLLM/SGLang tuned tables) or configs (dicts / JSON
     text), as ``tilefit check`` analyses them: for ``arch``, else each config's own arch (a tuned
     table's device_name) with the built-in table.
@@ -296,7 +317,10 @@ def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict
     ``engine`` ("vllm", "sglang"): the inference engine whose launcher builds the kernels — for dict
     configs without a "launcher", passed through as "launcher" (the engine FP8 families); Triton
     kernels are the same for both engines. Files say their launcher themselves: with files, a
-    non-default engine is not supported yet (InputError). Raises InputError for the first problem;
+    non-default engine is not supported yet (InputError). ``hip_async_copy`` (True/False): as in
+    analyze(), for configs given as dicts or JSON objects (with files: InputError; write the field
+    "hip_async_copy" in them, or use ``tilefit check --hip-async-copy on|off``). Raises InputError
+    for the first problem;
     the exception's ``errors`` lists them all and ``results`` holds the configs that were read."""
     engine = _check_engine(engine)
     if isinstance(configs, (str, os.PathLike, dict, bytes)):
@@ -312,6 +336,10 @@ def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict
         if engine is not None:
             raise InputError(f"engine: {json.dumps(engine)} with config files is not supported yet; write "
                              "\"launcher\" in the files' configs (or pass the configs as dicts)", "engine")
+        if hip_async_copy is not None:
+            raise InputError("hip_async_copy: with config files it is not supported; write \"hip_async_copy\" "
+                             "in the files' configs, or run tilefit check --hip-async-copy on|off",
+                             "hip_async_copy")
         ctx = _lib.context()
         out = _lib.ctypes.c_char_p()
         rc = _lib.lib.tilefit_check_files(ctx, json.dumps(paths).encode("utf-8"), _enc(_arch_text(arch)), 0,
@@ -326,6 +354,7 @@ def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict
                 e.results = results
                 raise
         return results
+    items = [_with_hip_async_copy(c, hip_async_copy) for c in items]
     texts = [_config_text(_with_engine(c, engine) if isinstance(c, dict) else c, f"<config> #{i}")
              for i, c in enumerate(items)]
     if arch is None:

@@ -94,6 +94,15 @@ class Evaluator {
       e.config = config_;
       e.config.arch = c.resolved_arch;
       e.config.engine = resolvers_[a].request().engine_for(config_.engine);  // --engine
+      {
+        // --hip-async-copy / the hip_async_copy field (a sweep axis: per candidate).
+        Resolution bad;
+        if (!resolvers_[a].apply_hip_async_copy(e.config, bad.field, bad.message)) {
+          bad.kind = Resolution::Kind::input_error;
+          problem(s, bad);
+          return false;
+        }
+      }
       if (c.kind == Resolution::Kind::mismatch) {
         e.result = model::not_evaluated(e.config, e.target.limits, c.why);
       } else {

@@ -1,5 +1,7 @@
 #include "tilefit/analysis/target.hpp"
 
+#include <string>
+
 #include "tilefit/model/products.hpp"
 
 namespace tilefit::analysis {
@@ -20,6 +22,7 @@ std::string_view mode_name(TargetRequest::Mode m) {
 
 TargetRequest TargetRequest::for_arch(int sm) const {
   TargetRequest r = *this;
+  r.several_archs = archs.size() > 1;
   r.archs = {sm};
   return r;
 }
@@ -102,6 +105,42 @@ model::Diagnostic tuned_for(const model::KernelConfig& cfg, int target_arch) {
 }  // namespace
 
 Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_given, bool explain) {
+  Resolution r = resolve_target(cfg, arch_given, explain);
+  if (r.kind != Resolution::Kind::analyse && r.kind != Resolution::Kind::mismatch) return r;
+  if (!apply_hip_async_copy(r.config, r.field, r.message)) {
+    r.kind = Resolution::Kind::input_error;
+    r.before.clear();
+    r.after.clear();
+  }
+  return r;
+}
+
+bool TargetResolver::apply_hip_async_copy(model::KernelConfig& cfg, std::string& field,
+                                          std::string& message) const {
+  if (model::is_amd(cfg.arch)) {
+    if (request_.hip_async_copy) cfg.hip_async_copy = request_.hip_async_copy;
+    return true;
+  }
+  if (!cfg.hip_async_copy && !request_.hip_async_copy) return true;
+  if (request_.several_archs) {
+    // `--arch sm_90,gfx942`: the switch is for the AMD columns; the NVIDIA ones ignore it.
+    cfg.hip_async_copy.reset();
+    return true;
+  }
+  const bool option = request_.hip_async_copy.has_value();
+  const bool on = option ? *request_.hip_async_copy : *cfg.hip_async_copy;
+  field = option ? "--hip-async-copy" : "hip_async_copy";
+  message = (option ? std::string(on ? "on" : "off") : std::string(on ? "true" : "false")) +
+            ": the config is analysed for " + model::arch_name(cfg.arch) +
+            ", an NVIDIA target; TRITON_HIP_USE_ASYNC_COPY applies to the AMD targets only "
+            "(gfx942, gfx950): " +
+            (option ? "drop --hip-async-copy or give --arch gfx942 (or gfx950)"
+                    : "drop \"hip_async_copy\" or give --arch gfx942 (or gfx950)");
+  return false;
+}
+
+Resolution TargetResolver::resolve_target(const model::KernelConfig& cfg, bool arch_given,
+                                          bool explain) {
   Resolution r;
   r.config = cfg;
   r.config.engine = request_.engine_for(cfg.engine);
@@ -114,9 +153,16 @@ Resolution TargetResolver::resolve(const model::KernelConfig& cfg, bool arch_giv
       r.kind = Resolution::Kind::input_error;
       r.file_level = true;
       r.field = "device_name";
-      r.message = "the file name's device_name \"" + cfg.tuned_device +
-                  "\" is not in tilefit's table of NVIDIA products, so it does not say which "
-                  "architecture to check; give --arch (e.g. --arch sm_90) or --device N";
+      r.message =
+          p.not_modelled.empty()
+              ? "the file name's device_name \"" + cfg.tuned_device +
+                    "\" is not in tilefit's table of NVIDIA and AMD Instinct products, so it "
+                    "does not say which architecture to check; give --arch (e.g. --arch sm_90 "
+                    "or --arch gfx942) or --device N"
+              : "the file name's device_name \"" + cfg.tuned_device + "\" is " +
+                    std::string(p.not_modelled) +
+                    "; give --arch to check its entries for a modelled target (e.g. --arch "
+                    "gfx942)";
       return r;
     }
     r.config.arch = p.sm;

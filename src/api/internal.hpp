@@ -53,6 +53,11 @@ const model::Limits& builtin_model_limits(std::string_view arch);
 /// (Origin::api; "arch" given when `arch` is); throws InputError.
 io::LoadedConfig read_model_config(std::string_view config_json, std::string_view arch);
 
+/// The config's "hip_async_copy" on an NVIDIA arch (issue 20: TRITON_HIP_USE_ASYNC_COPY is for
+/// the AMD targets only): the message of that input error (field "hip_async_copy"), "" when the
+/// field is absent or the arch is AMD.
+std::string hip_async_copy_error(const model::KernelConfig& cfg);
+
 /// A model result as the API's Analysis (the diagnostics' sentences written).
 Analysis to_analysis(const model::Result& r);
 

@@ -46,10 +46,12 @@ void check_valid(const model::KernelConfig& cfg, const io::Provenance& from) {
 const model::Limits& builtin_model_limits(std::string_view arch) {
   const auto sm = model::parse_arch(arch);
   const model::ArchInfo* info = sm ? model::find_arch(*sm) : nullptr;
-  if (!info)
-    throw InputError("arch \"" + std::string(arch) +
-                         "\" is not a known architecture; allowed: " + model::arch_choices(),
+  if (!info) {
+    const std::string_view hint = model::unmodelled_amd_hint(arch);
+    throw InputError("arch \"" + std::string(arch) + "\" is not a known architecture; allowed: " +
+                         model::arch_choices() + (hint.empty() ? "" : "; " + std::string(hint)),
                      "arch");
+  }
   return info->limits;
 }
 
@@ -85,7 +87,17 @@ io::LoadedConfig read_model_config(std::string_view config_json, std::string_vie
             ": field \"arch\": missing; give the config an \"arch\" or pass one to analyze()",
         "arch");
   }
+  if (std::string bad = hip_async_copy_error(cfg); !bad.empty())
+    throw_input(one.from.error(cfg.name, "hip_async_copy", std::move(bad)));
   return one;
+}
+
+std::string hip_async_copy_error(const model::KernelConfig& cfg) {
+  if (!cfg.hip_async_copy || model::is_amd(cfg.arch)) return "";
+  return std::string(*cfg.hip_async_copy ? "true" : "false") + ": the config is analysed for " +
+         model::arch_name(cfg.arch) +
+         ", an NVIDIA target; TRITON_HIP_USE_ASYNC_COPY applies to the AMD targets only (gfx942, "
+         "gfx950): drop \"hip_async_copy\" or analyse it for gfx942 (or gfx950)";
 }
 
 Analysis to_analysis(const model::Result& r) {

@@ -286,6 +286,10 @@ int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
       } else {
         io::LoadedConfig& lc = loaded.configs[ci++];
         lc.config.arch = target->limits.sm;
+        if (std::string bad = api::hip_async_copy_error(lc.config); !bad.empty()) {
+          write_error(o, lc.from.error(lc.config.name, "hip_async_copy", std::move(bad)));
+          continue;
+        }
         const model::Result r = model::evaluate(lc.config, target->limits, detail);
         if (compact) {
           o += '[';

@@ -68,6 +68,11 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   for (const std::string& file : opt.files) {
     if (sink.stopped()) break;
     if (file == "-" || !io::is_folder(file)) {
+      if (std::string why = io::not_triton_table(file); !why.empty() && file != "-") {
+        ++skipped;
+        ctx.notes.push_back(io::detail::printable(file) + ": skipped: " + why);
+        continue;
+      }
       stream.add_file(file, sink);
       continue;
     }

@@ -48,9 +48,12 @@ analysis::TargetRequest TargetOptions::request() const {
                                            "\": an empty architecture in the list; give "
                                            "them comma-separated with none empty (sm_90,sm_120)");
       const auto sm = model::parse_arch(one);
-      if (!sm || !model::find_arch(*sm))
+      if (!sm || !model::find_arch(*sm)) {
+        const std::string_view hint = model::unmodelled_amd_hint(one);
         throw CommandError(kExitInput, "--arch \"" + one + "\": unknown architecture; allowed: " +
-                                           model::arch_choices() + "; several: sm_90,sm_120");
+                                           model::arch_choices() + "; several: sm_90,sm_120" +
+                                           (hint.empty() ? "" : "; " + std::string(hint)));
+      }
       const int canonical = model::find_arch(*sm)->limits.sm;
       if (std::find(r.archs.begin(), r.archs.end(), canonical) != r.archs.end())
         throw CommandError(kExitInput, "--arch \"" + arch + "\": " + model::arch_name(canonical) +
@@ -66,14 +69,38 @@ analysis::TargetRequest TargetOptions::request() const {
     r.mode = analysis::TargetRequest::Mode::builtin;
   }
   r.engines = engine_pins(engines);
+  if (!hip_async_copy.empty()) {
+    const std::string& v = hip_async_copy;
+    if (v != "on" && v != "off")
+      throw CommandError(kExitInput, "--hip-async-copy \"" + v +
+                                         "\": allowed: on or off (TRITON_HIP_USE_ASYNC_COPY=1 "
+                                         "or 0; left out: Triton 3.6's default, off)");
+    if (r.mode == analysis::TargetRequest::Mode::device)
+      throw CommandError(kExitInput,
+                         "--hip-async-copy " + v +
+                             ": --device asks an NVIDIA GPU (CUDA Runtime), and the switch "
+                             "applies to the AMD targets only (gfx942, gfx950); give --arch "
+                             "gfx942 (or gfx950) instead of --device");
+    if (r.mode == analysis::TargetRequest::Mode::arch &&
+        std::none_of(r.archs.begin(), r.archs.end(), model::is_amd))
+      throw CommandError(kExitInput,
+                         "--hip-async-copy " + v + ": --arch \"" + arch +
+                             "\" names no AMD target, and the switch applies to the AMD targets "
+                             "only (gfx942, gfx950); add one (--arch " +
+                             arch +
+                             ",gfx942) or "
+                             "drop --hip-async-copy");
+    r.hip_async_copy = v == "on";
+  }
   return r;
 }
 
 void add_target_options(CLI::App& sub, TargetOptions& opt) {
   auto* arch = sub.add_option("--arch", opt.arch,
                               "Analyse every config for this architecture from the built-in "
-                              "table (sm90, sm_120a, 100, 12.1, ...); several, comma-separated "
-                              "(sm_90,sm_120), give one result per config per architecture");
+                              "table (sm90, sm_120a, 100, 12.1, ...; AMD: gfx942 or mi300x, "
+                              "gfx950 or mi355x); several, comma-separated (sm_90,gfx942), give "
+                              "one result per config per architecture");
   arch->each([&opt](const std::string&) { opt.arch_given = true; });
   auto* dev =
       sub.add_option("--device", opt.device, "Analyse for GPU N (queried)")->check(gpu_index());
@@ -90,6 +117,11 @@ void add_target_options(CLI::App& sub, TargetOptions& opt) {
                      model::engine_release_choices() +
                      "); the name alone is its newest; at most one per engine (repeatable)")
       ->allow_extra_args(false);
+  sub.add_option("--hip-async-copy", opt.hip_async_copy,
+                 "AMD targets (gfx942, gfx950): TRITON_HIP_USE_ASYNC_COPY on or off for every "
+                 "config analysed there (overrides a config's \"hip_async_copy\"); default "
+                 "Triton 3.6's (off). An NVIDIA-only target is an error; in a several-arch run "
+                 "(--arch sm_90,gfx942) it applies to the AMD targets only");
 }
 
 void check_input_paths(const std::vector<std::string>& files, CliContext& ctx) {

@@ -20,9 +20,11 @@ struct TargetOptions {
   int device = -1;          ///< --device
   bool builtin = false;
   std::vector<std::string> engines;  ///< --engine, as written, repeatable
+  std::string hip_async_copy;        ///< --hip-async-copy on|off, as written ("" = not given)
 
   /// The request these options make; an unknown --arch or --engine, or two --engine for one
-  /// engine, is a usage error (CommandError, exit 2).
+  /// engine, is a usage error (CommandError, exit 2); so is --hip-async-copy with --device N
+  /// (an NVIDIA GPU) or with an --arch list that names no AMD target.
   analysis::TargetRequest request() const;
 };
 
@@ -30,7 +32,8 @@ struct TargetOptions {
 /// engine, is a usage error (CommandError, exit 2) listing model::engine_release_choices().
 std::vector<model::EngineRelease> engine_pins(const std::vector<std::string>& engines);
 
-/// Adds --arch, --device and --builtin (mutually exclusive), and --engine, to `sub`.
+/// Adds --arch, --device and --builtin (mutually exclusive), --engine and --hip-async-copy to
+/// `sub`.
 void add_target_options(CLI::App& sub, TargetOptions& opt);
 
 /// A GPU index: a whole number 0, 1, ...; anything else is a usage error that says so (not

@@ -420,6 +420,20 @@ class Decoder {
       }
       m.file(e);
     }
+    if (const Value* v = m.get("hip_async_copy")) {
+      // TRITON_HIP_USE_ASYNC_COPY for the AMD targets (issue 20): JSON true/false only (the
+      // command line's --hip-async-copy takes on|off). Whether the target is AMD is decided
+      // when the target is (analysis::TargetResolver): an NVIDIA target is an input error there.
+      if (!triton)
+        e.push_back(not_triton);
+      else if (v->kind == Value::Kind::Bool)
+        cfg.hip_async_copy = v->boolean;
+      else
+        e.push_back(type_error("true or false", *v,
+                               "true, false (TRITON_HIP_USE_ASYNC_COPY=1 / 0; on the command "
+                               "line --hip-async-copy on|off)"));
+      m.file(e);
+    }
     if (!triton) return;
     // The CUTLASS dialect's fields (the field table's rows) mean nothing to a Triton kernel.
     for (const FieldSpec& f : config_fields()) {
@@ -461,7 +475,9 @@ class Decoder {
     if (auto sm = model::parse_arch(v.text)) {
       if (const model::ArchInfo* info = model::find_arch(*sm)) return info->limits.sm;
     }
-    e.push_back(render(v) + " is not a known architecture; allowed: " + model::arch_choices());
+    const std::string_view hint = model::unmodelled_amd_hint(v.text);
+    e.push_back(render(v) + " is not a known architecture; allowed: " + model::arch_choices() +
+                (hint.empty() ? "" : "; " + std::string(hint)));
     return std::nullopt;
   }
 

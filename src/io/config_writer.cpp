@@ -151,6 +151,7 @@ void write_triton(Writer& w, const model::KernelConfig& cfg) {
   if (!cfg.triton_version.empty()) w.str("triton", cfg.triton_version);
   if (cfg.engine != model::EngineRelease::None)
     w.str("engine", model::engine_release_text(cfg.engine));
+  if (cfg.hip_async_copy) w.boolean("hip_async_copy", *cfg.hip_async_copy);
 }
 
 std::string write_config(const model::KernelConfig& cfg, std::string_view quote) {

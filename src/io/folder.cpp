@@ -70,7 +70,9 @@ class Walk {
       out_.push_back({FolderEntry::Kind::skipped, path, "not a regular file"});
       return;
     }
-    if (is_tuned_table_name(path))
+    if (std::string why = not_triton_table(path); !why.empty())
+      out_.push_back({FolderEntry::Kind::skipped, path, std::move(why)});
+    else if (is_tuned_table_name(path))
       out_.push_back({FolderEntry::Kind::table, path, ""});
     else
       out_.push_back({FolderEntry::Kind::skipped, path, "not a tuned table"});
@@ -92,6 +94,23 @@ bool is_tuned_table_name(std::string_view path) {
   constexpr std::string_view kJson = ".json";
   if (name.size() <= kJson.size() || name.substr(name.size() - kJson.size()) != kJson) return false;
   return name.starts_with("E=") || name.starts_with("N=");
+}
+
+std::string not_triton_table(std::string_view path) {
+  if (!is_tuned_table_name(path)) return "";
+  const std::size_t slash = path.find_last_of('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  name.remove_suffix(5);  // ".json"
+  constexpr std::string_view kPart = ",backend=";
+  const std::size_t at = name.find(kPart);
+  if (at == std::string_view::npos) return "";
+  std::string_view backend = name.substr(at + kPart.size());
+  backend = backend.substr(0, backend.find(','));
+  if (backend == "flydsl")
+    return "a vLLM backend=flydsl table (FlyDSL's own MoE kernel: tile_m, tile_n, tile_k, "
+           "tile_n2, tile_k2; fused_flydsl_moe.py), not Triton configs: not modelled";
+  return "a backend=" + std::string(backend) +
+         " table: not Triton configs (only vLLM's and SGLang's Triton tables are modelled)";
 }
 
 bool is_folder(const std::string& path) {

@@ -44,6 +44,8 @@ const Independent kIndependent[] = {
     {"mma", [](KernelConfig& t, const KernelConfig& f) { t.mma = f.mma; }},
     {"warp", [](KernelConfig& t, const KernelConfig& f) { t.warp = f.warp; }},
     {"acc", [](KernelConfig& t, const KernelConfig& f) { t.acc = f.acc; }},
+    {"hip_async_copy",
+     [](KernelConfig& t, const KernelConfig& f) { t.hip_async_copy = f.hip_async_copy; }},
 };
 
 const Independent* independent(std::string_view field) {

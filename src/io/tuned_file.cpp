@@ -176,6 +176,13 @@ TunedName parse_tuned_name(std::string_view path) {
         out.per_channel_quant = true;
       else if (value != "False")
         return fail(part, "allowed: True or False");
+    } else if (key == "backend") {
+      // vLLM's FlyDSL MoE tables (fused_flydsl_moe.py:114-131): not Triton configs. `check`
+      // skips them with a note (io::not_triton_table); read anyway (sweep, suggest), an error.
+      return fail(part,
+                  "a backend=" + std::string(value) +
+                      " table holds another kernel's configs (FlyDSL's tile_m, tile_n, tile_k, "
+                      "...), not Triton's: not modelled (tilefit check skips it)");
     } else {
       return fail(
           part, "unknown part; allowed: E, N, device_name, dtype, block_shape, per_channel_quant");

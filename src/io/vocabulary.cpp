@@ -16,7 +16,8 @@ constexpr FieldSpec kConfigFields[] = {
     {"name", "string", "label; default `#<index>`", K::name, D::common, "#<index>",
      "the kernel's label (not in the kernel)"},
     {"arch", "string or number",
-     "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; must be in the built-in table",
+     "`sm90`, `sm_90a`, `sm120`, `120`, `12.0`, `sm_100f` …; AMD: `gfx942` (`mi300x`, `mi325x`), "
+     "`gfx950` (`mi350x`, `mi355x`), by name only; must be in the built-in table",
      K::arch, D::common, "the target's",
      "cutlass::arch::Sm90, Sm100, Sm120 ... / the Triton target"},
     {"kernel", "string",
@@ -138,6 +139,12 @@ constexpr FieldSpec kConfigFields[] = {
      "of 8+ hex digits); tuned tables: the engine whose folder or name it is, at its newest "
      "modelled commit",
      K::engine, D::triton, "none (launched as written)", "the engine's launcher at that commit"},
+    // AMD targets (issue 20).
+    {"hip_async_copy", "bool",
+     "Triton on an AMD target (gfx942, gfx950): `TRITON_HIP_USE_ASYNC_COPY` on (`true`) or off "
+     "(`false`); default Triton 3.6's (off); JSON true/false only; on an NVIDIA target an input "
+     "error (`--hip-async-copy on` / `off` overrides it)",
+     K::boolean, D::triton, "Triton 3.6's (off)", "TRITON_HIP_USE_ASYNC_COPY"},
 };
 
 constexpr FieldSpec kTunedEntryFields[] = {

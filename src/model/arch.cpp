@@ -70,16 +70,37 @@ constexpr std::array<ArchInfo, 15> kArchs = {{
      "GB10 (DGX Spark)",
      "CCCL arch_traits.h; CUTLASS compiles sm_121 as arch::Sm120 (101376); GB10 reports 101376",
      {8, 8}},
-    // AMD Instinct (issue 20): LDS per workgroup as Triton's AMD backend states it
-    // (third_party/amd/lib/TritonAMDGPUToLLVM/TargetInfo.cpp getSharedMemorySize: CDNA4 160 KiB,
-    // otherwise 64 KiB). No opt-in on AMD: the default per block is the whole limit.
-    // TODO(amdinfra): occupancy columns with their sources.
-    {{kGfx942, 64 * KiB, 64 * KiB, 0, 64 * KiB, 0, 0, 0},
-     "MI300X, MI325X",
-     "Triton 3.6 third_party/amd TargetInfo.cpp getSharedMemorySize (64 KiB)"},
-    {{kGfx950, 160 * KiB, 160 * KiB, 0, 160 * KiB, 0, 0, 0},
+    // AMD Instinct (issue 20). Columns as on the NVIDIA rows, in AMD's terms (ArchInfo):
+    //  * LDS per workgroup (opt-in = default: no opt-in on AMD, reserved 0): Triton 3.6
+    //    third_party/amd/lib/TritonAMDGPUToLLVM/TargetInfo.cpp getSharedMemorySize (CDNA4
+    //    gfx950: 160 KiB, otherwise 64 KiB) — the limit Triton's allocator checks;
+    //  * LDS per CU: ROCm "AMD GPU specifications" (reference/gpu-specs), column "LDS (KiB)":
+    //    MI300X/MI325X 64, MI350X/MI355X 160 — the same as per workgroup;
+    //  * workgroups per CU 16, work-items per CU 2048: LLVM AMDGPUBaseInfo.cpp
+    //    getMaxWavesPerEU (8 waves per SIMD on gfx90a-class targets, which gfx942/gfx950 are)
+    //    x getEUsPerCU (4 SIMDs) = 32 waves of 64 = 2048, and getMaxWorkGroupsPerCU
+    //    (min(32 / waves per workgroup, MaxBarriers = 16) for multi-wave workgroups);
+    //  * 32-bit VGPRs per CU 131072: ROCm gpu-specs "VGPR File (KiB)" 512 per CU;
+    //  * wave size 64: ROCm gpu-specs "Wavefront Size"; Triton's HIPOptions (warp_size 64
+    //    below gfx10), GPUTarget("hip", "gfx942", 64).
+    {{kGfx942, 64 * KiB, 64 * KiB, 0, 64 * KiB, 16, 131072, 2048},
+     "MI300X, MI325X, MI308X",
+     "Triton 3.6 third_party/amd TargetInfo.cpp getSharedMemorySize (64 KiB); ROCm gpu-specs "
+     "(LDS 64 KiB/CU, VGPR file 512 KiB/CU, wave 64); LLVM AMDGPUBaseInfo.cpp (32 waves, 16 "
+     "workgroups per CU)",
+     {1, 1},
+     64,
+     Vendor::Amd,
+     "mi300x, mi325x"},
+    {{kGfx950, 160 * KiB, 160 * KiB, 0, 160 * KiB, 16, 131072, 2048},
      "MI350X, MI355X",
-     "Triton 3.6 third_party/amd TargetInfo.cpp getSharedMemorySize (CDNA4: 160 KiB)"},
+     "Triton 3.6 third_party/amd TargetInfo.cpp getSharedMemorySize (CDNA4: 160 KiB); ROCm "
+     "gpu-specs (LDS 160 KiB/CU, VGPR file 512 KiB/CU, wave 64); LLVM AMDGPUBaseInfo.cpp (32 "
+     "waves, 16 workgroups per CU)",
+     {1, 1},
+     64,
+     Vendor::Amd,
+     "mi350x, mi355x"},
 }};
 
 }  // namespace
@@ -98,12 +119,24 @@ const ArchInfo* find_arch(int sm) {
   return nullptr;
 }
 
-std::optional<int> parse_arch(std::string_view s) {
+std::string_view vendor_name(Vendor v) { return v == Vendor::Amd ? "amd" : "nvidia"; }
+
+namespace {
+
+std::string lower(std::string_view s) {
   std::string t;
   for (char ch : s) t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  return t;
+}
+
+}  // namespace
+
+std::optional<int> parse_arch(std::string_view s) {
+  const std::string t = lower(s);
   std::string_view v = t;
-  if (v == "gfx942") return kGfx942;
-  if (v == "gfx950") return kGfx950;
+  // AMD: the LLVM target names and the product aliases only (never a bare number).
+  if (v == "gfx942" || v == "mi300x" || v == "mi325x") return kGfx942;
+  if (v == "gfx950" || v == "mi350x" || v == "mi355x") return kGfx950;
   for (std::string_view prefix : {"compute_", "sm_", "sm"}) {
     if (v.substr(0, prefix.size()) == prefix) {
       v.remove_prefix(prefix.size());
@@ -122,6 +155,7 @@ std::optional<int> parse_arch(std::string_view s) {
       m = m * 10 + (ch - '0');
     }
     if (!std::isdigit(static_cast<unsigned char>(minor[0]))) return std::nullopt;
+    if (m >= 20) return std::nullopt;  // "94.2" is not gfx942
     return m * 10 + (minor[0] - '0');
   }
   int n = 0;
@@ -130,12 +164,26 @@ std::optional<int> parse_arch(std::string_view s) {
     n = n * 10 + (ch - '0');
   }
   if (n < 10) return std::nullopt;
+  // Compute capabilities are below 200; 942/950 are the AMD ids, spelled gfx942/gfx950 only.
+  if (n >= 200) return std::nullopt;
   return n;
 }
 
-std::string arch_name(int sm) {
-  return (is_amd(sm) ? "gfx" : "sm_") + std::to_string(sm);
+std::string_view unmodelled_amd_hint(std::string_view s) {
+  const std::string t = lower(s);
+  const std::string_view v = t;
+  if (v == "942" || v == "950" || v == "sm_942" || v == "sm_950" || v == "sm942" || v == "sm950")
+    return "AMD targets are written gfx942 (mi300x, mi325x) or gfx950 (mi350x, mi355x), never as "
+           "a number";
+  if (v.starts_with("gfx") || v.starts_with("mi") || v.starts_with("r9") || v.starts_with("rdna") ||
+      v.starts_with("cdna"))
+    return "tilefit models the AMD Instinct targets gfx942 (MI300X, MI325X) and gfx950 (MI350X, "
+           "MI355X) only; other AMD GPUs (gfx90a MI200, RDNA Radeon cards such as gfx1201 "
+           "R9700) are not modelled";
+  return "";
 }
+
+std::string arch_name(int sm) { return (is_amd(sm) ? "gfx" : "sm_") + std::to_string(sm); }
 
 std::string arch_choices() {
   std::string out;
@@ -143,7 +191,9 @@ std::string arch_choices() {
     if (!out.empty()) out += ", ";
     out += arch_name(a.limits.sm);
   }
-  return out + " (also written sm90, sm_90a, 90 or 9.0)";
+  return out +
+         " (also written sm90, sm_90a, 90 or 9.0; gfx942 as mi300x or mi325x, gfx950 as "
+         "mi350x or mi355x)";
 }
 
 int ctas_per_sm(Bytes smem, const Limits& lim) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "tilefit/model/arch.hpp"
 #include "tilefit/model/config_limits.hpp"
 
 namespace tilefit::model {
@@ -231,9 +232,13 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   r.family = family->name();
   if (!family->runs_on(cfg.arch)) {
     r.status = Status::Invalid;
+    // A CUTLASS family on an AMD target (issue 20) says why: CUTLASS is CUDA only.
+    const bool cutlass_on_amd = is_amd(cfg.arch) && !r.family.starts_with("triton_");
     if (full)
       r.diagnostics.push_back(
-          diag(Code::family_not_on_arch).name("family", r.family).arch("arch", cfg.arch));
+          diag(cutlass_on_amd ? Code::cutlass_family_on_amd : Code::family_not_on_arch)
+              .name("family", r.family)
+              .arch("arch", cfg.arch));
     return r;
   }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "tilefit/model/arch.hpp"
+
 namespace tilefit::model {
 namespace {
 
@@ -18,7 +20,17 @@ namespace {
 //    A100/A800/A30 8.0; A10/A40/RTX A6000/RTX 30xx 8.6; L4/L20/L40/L40S/RTX 40xx/RTX 6000 Ada 8.9;
 //    H100/H200/H20/H800/GH200 9.0; B100/B200/GB200 10.0; B300/GB300 10.3; RTX 50xx and RTX PRO
 //    6000 Blackwell 12.0; GB10 (DGX Spark) 12.1; RTX 20xx/T4 7.5.
-constexpr std::array<Product, 48> kProducts = {{
+//  * AMD (issue 20): every AMD device_name in vLLM 6adad087's fused_moe/configs and
+//    quantization/utils/configs and SGLang d6ef6888's configs folders (the names
+//    torch.cuda.get_device_name() returns under ROCm, spaces as "_"): AMD_Instinct_MI300X,
+//    _MI308X, _MI325X, _MI325_OAM (CDNA3, gfx942) and _MI350X, _MI350_OAM, _MI355X, _MI355_OAM
+//    (CDNA4, gfx950), the LLVM targets per ROCm "AMD GPU specifications" (reference/gpu-specs:
+//    MI300X/MI325X gfx942, MI350X/MI355X gfx950; MI308X is the CDNA3 MI300 part with fewer CUs,
+//    the 65536 B LDS limit of SGLang #6001 "196608 > 65536"). AMD_Radeon_R9700 (RDNA 4,
+//    gfx1201) and Radeon_8060S_Graphics (RDNA 3.5, gfx1151) are not modelled targets;
+//    AMD_Radeon_Graphics is the generic name some ROCm releases report for an Instinct GPU
+//    (SGLang's MI300 tables carry it) as well as for Radeon APUs: it names no architecture.
+constexpr std::array<Product, 56> kProducts = {{
     {"NVIDIA_GeForce_RTX_2080_Ti", "NVIDIA GeForce RTX 2080 Ti", 75},
     {"Tesla_T4", "NVIDIA T4", 75},
     {"NVIDIA_A100-SXM4-80GB", "NVIDIA A100 SXM4 80GB", 80},
@@ -70,6 +82,14 @@ constexpr std::array<Product, 48> kProducts = {{
      "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", 120},
     {"NVIDIA_GB10", "NVIDIA GB10 (DGX Spark)", 121},
     {"NVIDIA_DGX_Spark", "NVIDIA GB10 (DGX Spark)", 121},
+    {"AMD_Instinct_MI300X", "AMD Instinct MI300X", kGfx942},
+    {"AMD_Instinct_MI308X", "AMD Instinct MI308X", kGfx942},
+    {"AMD_Instinct_MI325X", "AMD Instinct MI325X", kGfx942},
+    {"AMD_Instinct_MI325_OAM", "AMD Instinct MI325X (OAM)", kGfx942},
+    {"AMD_Instinct_MI350X", "AMD Instinct MI350X", kGfx950},
+    {"AMD_Instinct_MI350_OAM", "AMD Instinct MI350X (OAM)", kGfx950},
+    {"AMD_Instinct_MI355X", "AMD Instinct MI355X", kGfx950},
+    {"AMD_Instinct_MI355_OAM", "AMD Instinct MI355X (OAM)", kGfx950},
 }};
 
 /// Lower case, spaces as underscores.
@@ -113,6 +133,32 @@ int rtx_series(const std::vector<std::string>& t) {
   return 0;
 }
 
+/// An AMD name that is not spelled as in the table: Instinct model tokens (MI300X, MI325, MI308,
+/// MI350, MI355, with or without X/OAM) map to their target; Radeon names never do.
+ProductMatch find_amd(const std::vector<std::string>& t) {
+  ProductMatch m;
+  for (const std::string& x : t) {
+    if (x == "mi300x" || x == "mi300" || x == "mi325x" || x == "mi325" || x == "mi308x" ||
+        x == "mi308")
+      return {"an AMD Instinct MI300-series GPU (CDNA3)", kGfx942, false, {}};
+    if (x == "mi350x" || x == "mi350" || x == "mi355x" || x == "mi355")
+      return {"an AMD Instinct MI350-series GPU (CDNA4)", kGfx950, false, {}};
+  }
+  if (t == std::vector<std::string>{"amd", "radeon", "graphics"})
+    m.not_modelled =
+        "the generic name some ROCm releases report for several AMD GPUs (MI300-series "
+        "Instinct GPUs among them, and Radeon APUs), so it does not say which architecture";
+  else if (has(t, "radeon") || has(t, "r9700"))
+    m.not_modelled =
+        "an AMD Radeon (RDNA) GPU, not a modelled target (tilefit models the AMD Instinct "
+        "targets gfx942 and gfx950 only)";
+  else
+    m.not_modelled =
+        "an AMD GPU that is not a modelled target (tilefit models the AMD Instinct targets "
+        "gfx942: MI300X, MI325X, MI308X, and gfx950: MI350X, MI355X)";
+  return m;
+}
+
 }  // namespace
 
 std::span<const Product> products() { return kProducts; }
@@ -120,8 +166,9 @@ std::span<const Product> products() { return kProducts; }
 ProductMatch find_product(std::string_view device_name) {
   const std::string want = canonical(device_name);
   for (const Product& p : kProducts)
-    if (canonical(p.device_name) == want) return {p.product, p.sm, true};
+    if (canonical(p.device_name) == want) return {p.product, p.sm, true, {}};
   const std::vector<std::string> t = tokens(device_name);
+  if (has(t, "amd") || has(t, "radeon") || has(t, "instinct")) return find_amd(t);
   if (!has(t, "nvidia") && !has(t, "tesla") && !has(t, "geforce")) return {};
   // Model tokens, most specific first (vLLM maps every name with an H200 token to NVIDIA_H200).
   if (has(t, "gb10") || (has(t, "dgx") && has(t, "spark")))

@@ -231,7 +231,7 @@ class MatrixWriter final : public CheckWriter {
     }
     const model::Result& r = e.result;
     for (std::size_t a = 0; a < archs_.size(); ++a)
-      if (archs_[a] == r.arch) row_[a + 1] = matrix_cell(r);
+      if (archs_[a] == r.arch) row_[a + 1] = matrix_cell(e);
     if (r.status == Status::Fits) return;
     for (const model::Diagnostic& d : r.diagnostics)
       if (d.severity == model::Severity::error)

@@ -8,6 +8,7 @@
 #include "report/json_fields.hpp"
 #include "report/text.hpp"
 #include "tilefit/io/config_writer.hpp"
+#include "tilefit/model/amd_target.hpp"
 #include "tilefit/report/csv_field.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/report/json.hpp"
@@ -160,9 +161,24 @@ const ResultColumn kResultColumns[] = {
          json_fns<Entry>([](auto& o, const Entry& e) { o.value(model::arch_name(e.result.arch)); }),
      .head = "ARCH",
      .md_head = "arch",
-     .cell = [](const Entry& e) { return model::arch_name(e.result.arch); },
+     .cell =
+         [](const Entry& e) {
+           // An AMD result says which async-copy rule it was checked with.
+           if (!model::is_amd(e.result.arch)) return model::arch_name(e.result.arch);
+           return model::arch_name(e.result.arch) +
+                  (model::hip_async_copy_in_effect(e.config) ? " (async on)" : " (async off)");
+         },
      .csv = "arch",
      .csv_field = [](CsvCell<Entry>& c) { c.out += model::arch_name(c.row.result.arch); }},
+    {.key = "hip_async_copy",
+     .type = T::boolean,
+     .description =
+         "AMD targets (gfx942, gfx950) only: TRITON_HIP_USE_ASYNC_COPY as analysed — the "
+         "config's \"hip_async_copy\" or --hip-async-copy, else Triton 3.6's default (false); "
+         "absent for NVIDIA targets",
+     .json = json_fns<Entry>(
+         [](auto& o, const Entry& e) { o.value(model::hip_async_copy_in_effect(e.config)); }),
+     .shown = [](const Entry& e) { return model::is_amd(e.result.arch); }},
     {.key = "tile",
      .type = T::tile,
      .description = "the CTA tile [M, N, K]",
@@ -380,6 +396,14 @@ std::span<const Column<SweepRow>> sweep_columns() { return kSweepColumns; }
 std::string matrix_cell(const model::Result& r) {
   if (r.status == model::Status::Invalid) return "INVALID";
   return fmt::format("{} ({})", verdict_text(r.status), r.stages);
+}
+
+std::string matrix_cell(const Entry& e) {
+  if (!model::is_amd(e.result.arch)) return matrix_cell(e.result);
+  // An AMD cell says which async-copy rule it was checked with.
+  const std::string_view async = model::hip_async_copy_in_effect(e.config) ? "on" : "off";
+  if (e.result.status == model::Status::Invalid) return fmt::format("INVALID (async {})", async);
+  return fmt::format("{} ({}, async {})", verdict_text(e.result.status), e.result.stages, async);
 }
 
 std::vector<std::string> result_cells(const Entry& e, std::span<const std::string_view> keys) {

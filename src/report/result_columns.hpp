@@ -65,6 +65,9 @@ std::span<const Column<SweepRow>> sweep_columns();
 /// A cell of the several-architecture matrix (check and sweep): "fits (4)", "DOES NOT FIT (3)",
 /// "INVALID".
 std::string matrix_cell(const model::Result& r);
+/// The same for a result with its config: an AMD target's cell adds the async-copy value it was
+/// checked with ("fits (2, async off)", "INVALID (async on)").
+std::string matrix_cell(const analysis::Entry& e);
 
 /// The table cells of `e` for the columns `keys` of result_columns().
 std::vector<std::string> result_cells(const analysis::Entry& e,

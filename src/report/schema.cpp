@@ -75,20 +75,34 @@ ordered_json arch_schema() {
   std::string alt;
   std::vector<long long> numbers;
   std::vector<std::string> examples;
+  std::string amd;  // gfx942 and the product aliases: names only, never a number
   for (const model::ArchInfo& a : model::builtin_archs()) {
     const int sm = a.limits.sm;
+    examples.push_back(model::arch_name(sm));
+    if (a.vendor == model::Vendor::Amd) {
+      amd += (amd.empty() ? "" : "|") + any_case(model::arch_name(sm));
+      for (std::string_view rest = a.aliases; !rest.empty();) {
+        const std::size_t comma = rest.find(',');
+        std::string_view one = rest.substr(0, comma);
+        while (one.starts_with(' ')) one.remove_prefix(1);
+        amd += "|" + any_case(one);
+        rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
+      }
+      continue;
+    }
     if (!alt.empty()) alt += '|';
     alt += std::to_string(sm) + "|" + std::to_string(sm / 10) + "\\." + std::to_string(sm % 10);
     numbers.push_back(sm);
-    examples.push_back(model::arch_name(sm));
   }
   const std::string prefix = "(?:" + any_case("compute_") + "|" + any_case("sm") + "_?)?";
   return {{"anyOf",
            {{{"type", "string"},
-             {"pattern", "^" + prefix + "(?:" + alt + ")[aAfF]?$"},
+             {"pattern", "^(?:" + prefix + "(?:" + alt + ")[aAfF]?|" + amd + ")$"},
              {"examples", examples}},
             {{"type", "integer"}, {"enum", numbers}}}},
-          {"description", "an architecture of the built-in table"}};
+          {"description",
+           "an architecture of the built-in table (AMD targets by name only: gfx942, mi300x, "
+           "mi325x, gfx950, mi350x, mi355x)"}};
 }
 
 ordered_json kind_schema(FieldKind kind);

@@ -88,7 +88,7 @@ class TextWriter final : public SweepWriter {
     if (matrix_) {
       std::vector<std::string> row{entries.front().result.name};
       for (std::string& v : axis_cells(fields_, space, i)) row.push_back(std::move(v));
-      for (const Entry& e : entries) row.push_back(matrix_cell(e.result));
+      for (const Entry& e : entries) row.push_back(matrix_cell(e));
       write(row);
       return;
     }

@@ -39,6 +39,14 @@ struct TargetRequest {
   /// --engine: the release whose launch rules apply to every config of its engine (at most one
   /// per engine), whatever release the config or its table's path named; like --arch, a what-if.
   std::vector<model::EngineRelease> engines;
+  /// --hip-async-copy on|off (issue 20): TRITON_HIP_USE_ASYNC_COPY for the configs analysed on
+  /// an AMD target (it overrides their `hip_async_copy` field); a config analysed on an NVIDIA
+  /// target with it is an input error, except in a several-architecture run (below).
+  std::optional<bool> hip_async_copy;
+  /// Set by for_arch on the per-architecture requests of a several-arch --arch list: there the
+  /// switch and the `hip_async_copy` field apply to the AMD targets only and the NVIDIA ones
+  /// analyse the config without them (no error).
+  bool several_archs = false;
 
   /// The release a config of `engine` is analysed with: the pinned one of that engine, else
   /// `engine` itself.
@@ -105,7 +113,17 @@ class TargetResolver {
   /// `explain` false the `before`/`after` diagnostics are not built (sweeps).
   Resolution resolve(const model::KernelConfig& cfg, bool arch_given, bool explain = true);
 
+  /// The AMD async-copy switch on a config whose arch is resolved (resolve() applies it; sweeps
+  /// call it per candidate, since `hip_async_copy` can be a sweep axis): on an AMD target the
+  /// request's --hip-async-copy, if any, replaces the config's; on an NVIDIA target the switch
+  /// or the field is an input error (false, with `field` and `message` set), except in a
+  /// several-arch run, where both are dropped.
+  bool apply_hip_async_copy(model::KernelConfig& cfg, std::string& field,
+                            std::string& message) const;
+
  private:
+  Resolution resolve_target(const model::KernelConfig& cfg, bool arch_given, bool explain);
+
   const device::DeviceList& all_devices();
 
   TargetRequest request_;

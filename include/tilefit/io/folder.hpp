@@ -31,6 +31,14 @@ struct FolderEntry {
 /// error naming the part, not a skipped file.
 bool is_tuned_table_name(std::string_view path);
 
+/// A file named like a tuned table that holds no Triton configs: vLLM's FlyDSL MoE tables
+/// ("E=…,N=…,device_name=…,dtype=int4_w4a16,backend=flydsl.json", read by vLLM 6adad087
+/// fused_moe/fused_flydsl_moe.py:114-131 try_get_optimal_config, entries of tile_m, tile_n,
+/// tile_k, tile_n2, tile_k2 for FlyDSL's own kernel). Returns why it is skipped (one line for
+/// the note), "" for any other name. `tilefit check` skips such files, in a folder or named,
+/// and counts them with the other skipped files.
+std::string not_triton_table(std::string_view path);
+
 /// Every entry under folder `dir`, recursively: symbolic links are followed; a link that leads
 /// back to a folder being walked is one error (and is not followed), so is a broken link and a
 /// folder or file that cannot be opened; the rest goes on.

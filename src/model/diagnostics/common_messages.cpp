@@ -1,6 +1,7 @@
 // The phrasing functions of the codes every family shares (include/tilefit/model/
 // diagnostic_codes.def): which phrasing each picks, from its values (phrasing.hpp).
 #include "phrasing.hpp"
+#include "tilefit/model/arch.hpp"
 #include "tilefit/model/family.hpp"
 
 namespace tilefit::model::phrasing {
@@ -47,6 +48,11 @@ std::string over_limit_head(const Phrase& x) {
 
 std::string no_family(const Diagnostic& d) {
   const Phrase x(d);
+  if (is_amd(static_cast<int>(x.n("arch"))))
+    return "no modelled kernel family builds " + x.v("a") + " x " + x.v("b") + " for " +
+           x.v("arch") +
+           ": CUTLASS kernels are CUDA only, and a Triton kernel is never inferred; name it "
+           "(\"kernel\": \"triton_matmul\", \"triton_fused_moe\" or \"triton_block_matmul\")";
   return "no modelled CUTLASS kernel family builds " + x.v("a") + " x " + x.v("b") + " for " +
          x.v("arch") + " (families: " + literal(family_choices()) + ")";
 }

@@ -419,7 +419,8 @@ class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
   }
 
   /// cp.async and the Sm80 mma.sync instructions exist from compute capability 8.0 on.
-  bool runs_on(int sm) const override { return sm >= 80; }
+  // Every NVIDIA architecture from sm_80 on; never the AMD ids (942, 950: arch.hpp is_amd).
+  bool runs_on(int sm) const override { return sm >= 80 && !is_amd(sm); }
 
   bool claims(const KernelConfig& cfg, int sm) const override {
     if (cfg.launcher != Launcher::None) return false;  // the engine families model those
