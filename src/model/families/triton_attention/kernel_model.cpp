@@ -1,0 +1,357 @@
+// Triton 3.6's shared memory of the attention kernels (issue 19): kernel_smem() turns one
+// AttnLaunch (the kernel, its constexprs, dtypes, num_warps, num_stages) and a target into the
+// buffers Triton's allocator places, with the shared rule libraries of the GEMM families
+// (src/model/triton_layout.* for register layouts and convert scratch, triton_allocator.* for
+// the placement). docs/triton-attention-model.md states the rules and what they rest on.
+//
+// Paths of Triton are relative to triton-lang/triton at acd81049917c62aa156fff2669ae25664048ac77
+// (the 3.6.0 wheel's sources, docs/triton-model.md "Source version").
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "kernels.hpp"
+#include "launch.hpp"
+#include "model/triton_allocator.hpp"
+#include "model/triton_layout.hpp"
+#include "tilefit/model/dtype.hpp"
+
+namespace tilefit::model::attention {
+namespace {
+
+using triton::Buffers;
+using triton::Flat;
+
+int log2i(long long x) {
+  return x <= 1 ? 0 : 63 - __builtin_clzll(static_cast<unsigned long long>(x));
+}
+bool pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// TRITON_MAX_TENSOR_NUMEL (python/triton/language/_utils.py).
+constexpr long long kMaxTensorNumel = 1 << 20;
+
+// Abstract program points of the allocator's live ranges (only their order matters): before
+// the KV loop, the loop body's points in program order, the epilogue.
+constexpr int kQ = 5, kLoop = 10, kLoopEnd = 100, kEpilogue = 150;
+
+// ---------------------------------------------------------------------------------------------
+// Register layouts of the loads (the Coalesce pass: lib/Dialect/TritonGPU/Transforms/
+// CoalesceUtils.cpp:17-93 with Transforms/Utility.cpp getNumElementsPerThread) — as
+// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/triton-model.md §3).
+// ---------------------------------------------------------------------------------------------
+
+long long per_thread(long long numel, long long contig, int bits, int num_warps) {
+  const long long by_align = 16 / std::max(bits / 8, 1);
+  long long per = std::min({by_align, contig, static_cast<long long>(128 / std::max(bits, 1))});
+  return std::min(per, std::max(numel / (32LL * num_warps), 1LL));
+}
+
+triton::Blocked blocked_get(int rank, const std::array<long long, 2>& shape,
+                            const std::array<long long, 2>& spt, const std::array<int, 2>& order,
+                            int num_warps) {
+  std::array<long long, 2> tpw{1, 1}, wpc{1, 1};
+  long long rem_lanes = 32, rem_threads = 32LL * num_warps, rem_warps = num_warps;
+  long long prev_l = 1, prev_w = 1;
+  for (int k = 0; k + 1 < rank; ++k) {
+    const int i = order[k];
+    long long tpc = std::min(std::max(rem_threads, 1LL), std::max(1LL, shape[i] / spt[i]));
+    tpc = std::max(tpc, 1LL);
+    tpw[i] = std::min(tpc, rem_lanes);
+    wpc[i] = std::min(std::max(tpc / tpw[i], 1LL), rem_warps);
+    rem_warps /= wpc[i];
+    rem_lanes /= tpw[i];
+    rem_threads /= tpc;
+    prev_l *= tpw[i];
+    prev_w *= wpc[i];
+  }
+  const int last = order[rank - 1];
+  tpw[last] = 32 / prev_l;
+  wpc[last] = num_warps / prev_w;
+  triton::Blocked b;
+  b.rank = rank;
+  b.order = order;
+  for (int d = 0; d < rank; ++d) {
+    b.spt[d] = log2i(spt[d]);
+    b.tpw[d] = log2i(tpw[d]);
+    b.wpc[d] = log2i(wpc[d]);
+  }
+  return b;
+}
+
+/// The coalesced blocked layout of a [rows, cols] access contiguous along `contig_dim`.
+triton::Blocked coalesced(long long rows, long long cols, int contig_dim, int bits, int w) {
+  const std::array<long long, 2> shape{rows, cols};
+  std::array<long long, 2> spt{1, 1};
+  spt[contig_dim] = per_thread(rows * cols, shape[contig_dim], bits, w);
+  return blocked_get(2, shape, spt, {contig_dim, 1 - contig_dim}, w);
+}
+Flat flat(const triton::Blocked& b, long long rows, long long cols) {
+  return triton::blocked_layout(b, {log2i(rows), log2i(cols)}, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The MMA of the two dots (lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp
+// getMMAVersionSafe / warpsPerTileV2; lib/Analysis/Utility.cpp supportMMA).
+// ---------------------------------------------------------------------------------------------
+
+struct Mma {
+  int version = 2;                  ///< 2 mma.sync, 3 wgmma, 5 tcgen05
+  std::array<long long, 2> warps{}; ///< warpsPerCTA of the accumulators (v2)
+};
+
+/// Both dots of a chained pair get the same MMA: warpsPerTileV2 with a chained dot puts every
+/// warp along the larger of the first dot's M and N (`shape[0] >= shape[1] ? {W, 1} : {1, W}`),
+/// and the second dot reuses the first's warpsPerCTA (AccelerateMatmul.cpp warpsPerTileV2).
+/// wgmma (sm_90) needs num_warps % 4 == 0, M % 64 == 0 and K >= 256 / bits of every dot;
+/// tcgen05 (sm_100/103) num_warps 4 or 8 and M % 64 == 0 (supportMMA).
+Mma mma_of(const AttnProgram& p, int cc, int w, int dot_bits) {
+  Mma m;
+  m.warps = p.m >= p.n ? std::array<long long, 2>{w, 1} : std::array<long long, 2>{1, w};
+  const bool hopper = cc >= 90 && cc < 100, blackwell = cc >= 100 && cc < 110;
+  const long long kmin = 256 / dot_bits;
+  const bool ks = p.d >= kmin && p.n >= kmin && (p.dpe == 0 || p.dpe >= kmin);
+  if (hopper && w % 4 == 0 && p.m % 64 == 0 && ks) m.version = 3;
+  if (blackwell && (w == 4 || w == 8) && p.m % 64 == 0 && ks) m.version = 5;
+  return m;
+}
+
+/// Scratch bytes of a ttg.convert_layout when it needs shared memory (0 when it stays in
+/// registers or is a warp shuffle): lib/Analysis/Utility.cpp cvtNeedsSharedMemory with the
+/// swizzled scratch size of lib/Tools/GenericSwizzling.cpp (triton_layout.hpp).
+Bytes cvt_bytes(const Flat& src, const Flat& dst, int bits, int cc) {
+  return triton::cvt_scratch_if_needed(src, dst, bits, cc) * (bits / 8);
+}
+
+/// tt.reduce's scratch (lib/Analysis/Utility.cpp ReduceOpHelper): a reduction along `axis` whose
+/// unique data spans `warps_axis` warps goes through shared memory, srcShape with the axis
+/// replaced by that warp count, 4-byte (f32) elements; within a warp it needs none.
+Bytes reduce_bytes(long long rows, long long cols, int axis, long long warps_axis) {
+  if (warps_axis <= 1) return 0;
+  return (axis == 0 ? warps_axis * cols : rows * warps_axis) * 4;
+}
+
+struct Ctx {
+  const AttnLaunch& l;
+  const AttnProgram& p;
+  int cc, w, s;
+};
+
+/// The K loop of a two-dot kernel: its buffers at num_stages `s`.
+/// Returns whether the pipeliner buffers any load (num_stages matters).
+bool two_dot(const Ctx& c, Buffers& bufs) {
+  const AttnProgram& p = c.p;
+  const bool sglang_grouped = c.l.kernel == AttnKernel::SglangDecodeGroupedStage1;
+  // The dots' operand type: vLLM casts K/V to q's type (k.to(q.dtype), _cast_kv_tile); SGLang's
+  // grouped decode casts q to the cache's type (q_k = q.to(K_Buffer.dtype.element_ty),
+  // decode_attention.py:483).
+  const int dot_bits = sglang_grouped ? p.kv_bits : p.q_bits;
+  const bool kv_cast = p.kv_bits != dot_bits || c.l.kv_dtype != (sglang_grouped ? c.l.kv_dtype : c.l.q_dtype);
+  const Mma mma = mma_of(p, c.cc, c.w, dot_bits);
+  const int db = dot_bits / 8, kb = p.kv_bits / 8;
+
+  // ---- which loads the pipeliner buffers (Pipeliner/AssignLatencies.cpp) -------------------
+  // Loads that feed a tl.dot (distance 0: K, Kpe, V) and the page-table load their addresses
+  // come from (distance 1) are candidates; a load of fewer than 32 bits per thread is not;
+  // distance >= num_stages - 1 is dropped; every kept load gets latency
+  // (num_stages - 1) / (max distance + 1).
+  const long long vec_k = per_thread(p.d * p.n, p.d, p.kv_bits, c.w);
+  const bool k_ok = c.s > 1 && vec_k * p.kv_bits >= 32;
+  const bool idx_ok = k_ok && p.paged_loops > 0 && c.s - 1 > 1;
+  const int latency = k_ok ? (c.s - 1) / (idx_ok ? 2 : 1) : 0;
+  // mma v2 reads the buffer of stage `latency` ago: `latency` copies; wgmma/tcgen05 keep one
+  // more (LowerLoops.cpp loadRequiresAdditionalBuffer / the MMA's wait one stage later).
+  const int nbuf = mma.version == 2 || kv_cast ? latency : latency + 1;
+
+  const Bytes k_tile = p.d * p.n, kpe_tile = p.dpe * p.n, v_tile = p.v_from_k ? 0 : p.n * p.dv;
+  const Bytes q_tile = p.m * p.d * db, qpe_tile = p.m * p.dpe * db;
+
+  // Q (and Qpe): the first dot's A operand, loaded once; its shared copy lives across the loop.
+  bufs.add(q_tile, 16, kQ, kLoopEnd, Component::A);
+  bufs.add(qpe_tile, 16, kQ + 1, kLoopEnd, Component::A);
+
+  const int loops = std::max(p.loops, 1);
+  for (int li = 0; li < loops; ++li) {
+    const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
+    const int end = base + kLoopEnd - kLoop;
+    const bool paged = li < p.paged_loops;
+    if (k_ok) {
+      bufs.add(nbuf * k_tile * kb, 16, base, end, Component::B);
+      bufs.add(nbuf * kpe_tile * kb, 16, base + 1, end, Component::B);
+      bufs.add(nbuf * v_tile * kb, 16, base + 2, end, Component::B);
+      if (paged && idx_ok) bufs.add(latency * p.n * 4, 16, base + 3, end, Component::B);
+    }
+    // The dot operands read from shared memory in the loop: the cast copy (fp8 KV) or, when
+    // the load is not buffered, the loaded tile itself.
+    if (!k_ok || kv_cast) {
+      bufs.add(k_tile * db, 16, base + 20, base + 22, Component::B);
+      bufs.add(kpe_tile * db, 16, base + 21, base + 22, Component::B);
+      bufs.add((p.v_from_k ? p.n * p.dv : v_tile) * db, 16, base + 30, base + 32, Component::B);
+    }
+    // P: the first dot's accumulator becomes the second dot's A operand.
+    if (mma.version == 2) {
+      triton::Accumulator acc;
+      acc.version = 2;
+      acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
+      const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.n)});
+      const Flat dst = triton::dot_operand_layout(0, log2i(std::max(32 / dot_bits, 1)), acc.warps,
+                                                  {log2i(p.m), log2i(p.n)});
+      bufs.add(cvt_bytes(src, dst, dot_bits, c.cc), 128, base + 25, base + 26,
+               Component::LayoutConversion);
+      // softmax: tl.max / tl.sum along the KV axis, across the warps that split it
+      bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
+               Component::LayoutConversion);
+    }
+  }
+  // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout.
+  if (mma.version == 2) {
+    triton::Accumulator acc;
+    acc.version = 2;
+    acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
+    const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
+    const Flat dst = flat(coalesced(p.m, p.dv, 1, p.store_bits, c.w), p.m, p.dv);
+    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, kEpilogue, kEpilogue + 1,
+             Component::LayoutConversion);
+  }
+  return k_ok;
+}
+
+/// The decode kernel without tl.dot (triton_decode_attention.py:69-207): k [BLOCK_N,
+/// BLOCK_DMODEL] in its coalesced layout, qk = tl.sum(q * k, 1) (within a warp: the row is
+/// split over lanes), tl.max(qk, 0) and tl.sum(p, 0) over the warps, tl.sum(p[:, None] * v, 0)
+/// across the warps that split BLOCK_N, and the [BLOCK_DV] result converted to the store's
+/// layout. The loop has no tl.dot: nothing is pipelined (AssignLatencies.cpp
+/// loadOpsToIndirectionLevel starts from the dots; `range` carries no num_stages attribute).
+void vector_dot(const Ctx& c, Buffers& bufs) {
+  const AttnProgram& p = c.p;
+  const triton::Blocked kl = coalesced(p.vec_n, p.vec_d, 1, p.kv_bits, c.w);
+  const triton::Blocked vl = coalesced(p.vec_n, p.vec_dv, 1, p.kv_bits, c.w);
+  const long long wk0 = 1LL << kl.wpc[0], wv0 = 1LL << vl.wpc[0];
+  bufs.add(reduce_bytes(p.vec_n, 1, 0, wk0), 128, 20, 21, Component::LayoutConversion);
+  bufs.add(reduce_bytes(p.vec_n, p.vec_dv, 0, wv0), 128, 30, 31, Component::LayoutConversion);
+}
+
+}  // namespace
+
+KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
+  KernelSmem r;
+  const std::string kname(kernel_function(l.kernel));
+  if (arch < 75 || arch >= 130) {
+    why.reject([&] { return diag(Code::attn_arch_unknown).arch("arch", arch); });
+    r.invalid = true;
+    return r;
+  }
+  AttnProgram p;
+  std::string_view missing;
+  if (!program_of(l, p, missing)) {
+    why.reject([&] {
+      return diag(Code::attn_missing_constexpr).name("kernel", kname).name("name", missing);
+    });
+    r.invalid = true;
+    return r;
+  }
+  const int w = l.num_warps, s = std::max(l.num_stages, 1);
+  if (!pow2(w) || w > 32) {
+    why.reject([&] { return diag(Code::attn_num_warps).name("kernel", kname).integer("num_warps", w); });
+    r.invalid = true;
+  }
+  // fp8e4nv from capability 89 on (third_party/nvidia/backend/compiler.py:186-190).
+  const std::array<std::pair<const char*, DType>, 3> tensors{
+      {{"q", l.q_dtype}, {"kv", l.kv_dtype}, {"out", l.out_dtype}}};
+  for (const auto& [name, t] : tensors)
+    if (arch < 89 && (t == DType::E4M3 || t == DType::E5M2) && !r.invalid) {
+      why.reject([&, name = name] {
+        return diag(Code::attn_fp8_needs_sm89).name("kernel", kname).name("tensor", name).arch("arch", arch);
+      });
+      r.invalid = true;
+    }
+  if (p.shape == Shape::TwoDot) {
+    const std::array<std::pair<const char*, long long>, 5> blocks{
+        {{"BLOCK_M", p.m}, {"BLOCK_DMODEL", p.d}, {"BLOCK_N", p.n}, {"BLOCK_DV", p.dv}, {"BLOCK_DPE", p.dpe}}};
+    for (const auto& [name, v] : blocks)
+      if ((v != 0 || std::string_view(name) != "BLOCK_DPE") && !pow2(v) && !r.invalid) {
+        why.reject([&, name = name, v = v] {
+          return diag(Code::attn_block_not_power_of_two).name("kernel", kname).name("block", name).integer("value", v);
+        });
+        r.invalid = true;
+      }
+    const int dot_bits = l.kernel == AttnKernel::SglangDecodeGroupedStage1 ? p.kv_bits : p.q_bits;
+    const long long kmin = dot_bits == 8 ? 32 : 16;
+    const std::array<std::pair<const char*, long long>, 3> ks{
+        {{"BLOCK_DMODEL", p.d}, {"BLOCK_DPE", p.dpe}, {"BLOCK_N", p.n}}};
+    for (const auto& [name, v] : ks)
+      if (v != 0 && v < kmin && !r.invalid) {
+        why.reject([&, name = name, v = v] {
+          return diag(Code::attn_dot_min).name("kernel", kname).name("block", name).integer("value", v)
+              .integer("min", kmin).integer("bits", dot_bits);
+        });
+        r.invalid = true;
+      }
+    for (const auto& [name, numel] : std::array<std::pair<const char*, long long>, 3>{
+             {{"K", p.d * p.n}, {"V", p.n * p.dv}, {"Q", p.m * p.d}}})
+      if (numel > kMaxTensorNumel && !r.invalid) {
+        why.reject([&, name = name, numel = numel] {
+          return diag(Code::attn_tensor_too_large).name("kernel", kname).name("block", name).integer("numel", numel);
+        });
+        r.invalid = true;
+      }
+  }
+  if (r.invalid) return r;
+
+  Buffers bufs;
+  const Ctx c{l, p, arch, w, s};
+  bool pipelines = false;
+  switch (p.shape) {
+    case Shape::TwoDot:
+      pipelines = two_dot(c, bufs);
+      break;
+    case Shape::VectorDot:
+      vector_dot(c, bufs);
+      break;
+    case Shape::Combine:
+      break;
+  }
+  // num_stages matters when another stage count would buffer differently: a two-dot loop
+  // whose K load can be buffered.
+  r.stages_matter = p.shape == Shape::TwoDot &&
+                    (pipelines || per_thread(p.d * p.n, p.d, p.kv_bits, w) * p.kv_bits >= 32);
+  if (!r.stages_matter)
+    why.note([&] { return diag(Code::attn_stages_no_effect).name("kernel", kname).integer("stages", s); });
+
+  const Bytes total = triton::allocate(bufs);
+  // The breakdown: the buffers live at the peak (triton_gemm.cpp's rule).
+  int best_point = -1;
+  Bytes best_sum = -1;
+  for (int i = 0; i < bufs.n; ++i) {
+    const int t = bufs.b[i].start;
+    Bytes top = 0, sum = 0;
+    for (int j = 0; j < bufs.n; ++j)
+      if (bufs.b[j].start <= t && t < bufs.b[j].end) {
+        top = std::max(top, bufs.b[j].offset + bufs.b[j].size);
+        sum += bufs.b[j].size;
+      }
+    if (top == total && sum > best_sum) {
+      best_sum = sum;
+      best_point = t;
+    }
+  }
+  Field f;
+  f.size = total;
+  f.align = 16;
+  Bytes attributed = 0;
+  for (int i = 0; i < bufs.n && best_point >= 0; ++i) {
+    const triton::Buffer& b = bufs.b[i];
+    if (b.start <= best_point && best_point < b.end) {
+      f.parts[static_cast<int>(b.part)] += b.size;
+      f.mask |= 1u << static_cast<int>(b.part);
+      attributed += b.size;
+    }
+  }
+  if (total > attributed) {
+    f.parts[static_cast<int>(Component::Padding)] += total - attributed;
+    f.mask |= 1u << static_cast<int>(Component::Padding);
+  }
+  r.storage.kernel = f;
+  return r;
+}
+
+}  // namespace tilefit::model::attention
