@@ -144,63 +144,74 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // The dots' operand type: vLLM casts K/V to q's type (k.to(q.dtype), _cast_kv_tile); SGLang's
   // grouped decode casts q to the cache's type (q_k = q.to(K_Buffer.dtype.element_ty),
   // decode_attention.py:483).
-  const int dot_bits = sglang_grouped ? p.kv_bits : p.q_bits;
-  const bool kv_cast = p.kv_bits != dot_bits || c.l.kv_dtype != (sglang_grouped ? c.l.kv_dtype : c.l.q_dtype);
+  const DType dot_t = sglang_grouped ? c.l.kv_dtype : c.l.q_dtype;
+  const bool kv_cast = c.l.kv_dtype != dot_t;
+  // sm_75: Triton 3.6 has no mma for Turing (getMMAVersionSafe / supportMMA): the dots are FMA
+  // dots on f32 operands (TTGIR: dot_op parents are #blocked, inputPrecision = tf32), and the
+  // software pipeliner does not run below sm_80 (backend/compiler.py make_ttgir).
+  const bool fma = c.cc < 80;
+  const int dot_bits = fma ? 32 : bits(dot_t);
   const Mma mma = mma_of(p, c.cc, c.w, dot_bits);
   const int db = dot_bits / 8, kb = p.kv_bits / 8;
+  const Bytes k_tile = p.d * p.n, kpe_tile = p.dpe * p.n, v_tile = p.n * p.dv;
+
+  if (fma) {
+    // Every operand is a local_alloc + local_load in the loop (ReduceDataDuplication); Q and
+    // Qpe are live with K until their dots, P and V each alone (observed on every sm_75 row).
+    bufs.add(p.m * p.d * db, 16, 20, 23, Component::A);
+    bufs.add(p.m * p.dpe * db, 16, 20, 25, Component::A);
+    bufs.add(k_tile * db, 16, 21, 23, Component::B);
+    bufs.add(kpe_tile * db, 16, 24, 25, Component::B);
+    bufs.add(p.m * p.n * db, 16, 30, 31, Component::LayoutConversion);
+    bufs.add(v_tile * db, 16, 31, 32, Component::B);
+    bufs.add(reduce_bytes(p.m, p.n, 1, 1), 128, 26, 27, Component::LayoutConversion);
+    return false;
+  }
 
   // ---- which loads the pipeliner buffers (Pipeliner/AssignLatencies.cpp) -------------------
-  // Loads that feed a tl.dot (distance 0: K, Kpe, V) and the page-table load their addresses
-  // come from (distance 1) are candidates; a load of fewer than 32 bits per thread is not;
-  // distance >= num_stages - 1 is dropped; every kept load gets latency
-  // (num_stages - 1) / (max distance + 1).
+  // Loads that feed a tl.dot are candidates when every user can take a shared encoding
+  // (canHaveSharedEncoding): MLA's K without a cast feeds both the QK dot and tl.trans for the
+  // PV dot, so it is not buffered (its Kpe is); a cast K (fp8 cache) has one user, the cast,
+  // and is buffered raw. A load of fewer than 32 bits per thread is not; every kept load gets
+  // latency num_stages - 1 and, with mma.sync, that many copies.
   const long long vec_k = per_thread(p.d * p.n, p.d, p.kv_bits, c.w);
-  const bool k_ok = c.s > 1 && vec_k * p.kv_bits >= 32;
-  const bool idx_ok = k_ok && p.paged_loops > 0 && c.s - 1 > 1;
-  const int latency = k_ok ? (c.s - 1) / (idx_ok ? 2 : 1) : 0;
-  // mma v2 reads the buffer of stage `latency` ago: `latency` copies; wgmma/tcgen05 keep one
-  // more (LowerLoops.cpp loadRequiresAdditionalBuffer / the MMA's wait one stage later).
-  const int nbuf = mma.version == 2 || kv_cast ? latency : latency + 1;
+  const bool can = c.s > 1 && vec_k * p.kv_bits >= 32;
+  const bool k_pipe = can && (!p.v_from_k || kv_cast);
+  const bool kpe_pipe = can && p.dpe > 0;
+  const bool v_pipe = can && !p.v_from_k;
+  const int latency = c.s - 1;
+  const int nbuf = latency;
 
-  const Bytes k_tile = p.d * p.n, kpe_tile = p.dpe * p.n, v_tile = p.v_from_k ? 0 : p.n * p.dv;
-  const Bytes q_tile = p.m * p.d * db, qpe_tile = p.m * p.dpe * db;
-
-  // Q (and Qpe): the first dot's A operand, loaded once; its shared copy lives across the loop.
-  bufs.add(q_tile, 16, kQ, kLoopEnd, Component::A);
-  bufs.add(qpe_tile, 16, kQ + 1, kLoopEnd, Component::A);
+  // Q (and Qpe): the first dots' A operands, loaded once; their shared copies live across the
+  // loop (local_alloc before it, local_load in it).
+  bufs.add(p.m * p.d * db, 16, kQ, kLoopEnd, Component::A);
+  bufs.add(p.m * p.dpe * db, 16, kQ + 1, kLoopEnd, Component::A);
 
   const int loops = std::max(p.loops, 1);
   for (int li = 0; li < loops; ++li) {
     const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
     const int end = base + kLoopEnd - kLoop;
-    const bool paged = li < p.paged_loops;
-    if (k_ok) {
-      bufs.add(nbuf * k_tile * kb, 16, base, end, Component::B);
-      bufs.add(nbuf * kpe_tile * kb, 16, base + 1, end, Component::B);
-      bufs.add(nbuf * v_tile * kb, 16, base + 2, end, Component::B);
-      if (paged && idx_ok) bufs.add(latency * p.n * 4, 16, base + 3, end, Component::B);
+    if (k_pipe) bufs.add(nbuf * k_tile * kb, 16, base, end, Component::B);
+    if (kpe_pipe) bufs.add(nbuf * kpe_tile * kb, 16, base + 1, end, Component::B);
+    if (v_pipe) bufs.add(nbuf * v_tile * kb, 16, base + 2, end, Component::B);
+    // In-loop copies the dots read: K (cast, or not buffered) until the QK dot; with MLA also
+    // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
+    // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
+    const int k0 = base + 20, pv = base + 30;
+    if (!k_pipe || kv_cast) bufs.add(k_tile * db, 16, k0, k0 + 2, Component::B);
+    if (p.v_from_k) {
+      if (kv_cast)
+        bufs.add(v_tile * db, 16, k0, pv + 2, Component::B);
+      else
+        bufs.add(k_tile * db / 4, 128, k0 + 1, k0 + 2, Component::LayoutConversion);
     }
-    // The dot operands read from shared memory in the loop: the cast copy (fp8 KV) or, when
-    // the load is not buffered, the loaded tile itself.
-    if (!k_ok || kv_cast) {
-      bufs.add(k_tile * db, 16, base + 20, base + 22, Component::B);
-      bufs.add(kpe_tile * db, 16, base + 21, base + 22, Component::B);
-      bufs.add((p.v_from_k ? p.n * p.dv : v_tile) * db, 16, base + 30, base + 32, Component::B);
-    }
-    // P: the first dot's accumulator becomes the second dot's A operand.
-    if (mma.version == 2) {
-      triton::Accumulator acc;
-      acc.version = 2;
-      acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
-      const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.n)});
-      const Flat dst = triton::dot_operand_layout(0, log2i(std::max(32 / dot_bits, 1)), acc.warps,
-                                                  {log2i(p.m), log2i(p.n)});
-      bufs.add(cvt_bytes(src, dst, dot_bits, c.cc), 128, base + 25, base + 26,
-               Component::LayoutConversion);
-      // softmax: tl.max / tl.sum along the KV axis, across the warps that split it
-      bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
-               Component::LayoutConversion);
-    }
+    if (p.dpe > 0 && (!kpe_pipe || kv_cast)) bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
+    if (!p.v_from_k && (!v_pipe || kv_cast)) bufs.add(v_tile * db, 16, pv, pv + 2, Component::B);
+    // P: the first dot's accumulator, cast to the dot type, stored for the PV dot's A operand.
+    bufs.add(p.m * p.n * db, 16, pv + 1, pv + 2, Component::LayoutConversion);
+    // softmax: tl.max / tl.sum along the KV axis, across the warps that split it
+    bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
+             Component::LayoutConversion);
   }
   // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout.
   if (mma.version == 2) {
@@ -212,7 +223,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, kEpilogue, kEpilogue + 1,
              Component::LayoutConversion);
   }
-  return k_ok;
+  return k_pipe || kpe_pipe || v_pipe;
 }
 
 /// The decode kernel without tl.dot (triton_decode_attention.py:69-207): k [BLOCK_N,
