@@ -179,7 +179,12 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const bool k_pipe = can && (!p.v_from_k || kv_cast);
   const bool kpe_pipe = can && p.dpe > 0;
   const bool v_pipe = can && !p.v_from_k;
-  const int latency = c.s - 1;
+  // The page-table (block-table, kv_indices) load the K/V addresses come from is one
+  // indirection level up: kept when num_stages - 1 > 1, and then every kept load's latency is
+  // (num_stages - 1) / 2 (loadOpsToIndirectionLevel, assignLatencies). It is buffered too, one
+  // [BLOCK_N] i32 buffer per use (the K and the V address), as measured.
+  const bool idx_pipe = (k_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
+  const int latency = idx_pipe ? (c.s - 1) / 2 : c.s - 1;
   const int nbuf = latency;
 
   // Q (and Qpe): the first dots' A operands, loaded once; their shared copies live across the
@@ -194,6 +199,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     if (k_pipe) bufs.add(nbuf * k_tile * kb, 16, base, end, Component::B);
     if (kpe_pipe) bufs.add(nbuf * kpe_tile * kb, 16, base + 1, end, Component::B);
     if (v_pipe) bufs.add(nbuf * v_tile * kb, 16, base + 2, end, Component::B);
+    if (idx_pipe && li < p.paged_loops)
+      for (int u = 0; u < (v_pipe && k_pipe ? 2 : 1); ++u)
+        bufs.add(latency * p.n * 4, 16, base + 3 + u, end, Component::B);
     // In-loop copies the dots read: K (cast, or not buffered) until the QK dot; with MLA also
     // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
