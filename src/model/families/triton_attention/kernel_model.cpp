@@ -130,6 +130,19 @@ Bytes reduce_bytes(long long rows, long long cols, int axis, long long warps_axi
   return (axis == 0 ? warps_axis * cols : rows * warps_axis) * 4;
 }
 
+/// tt.trans of a register tensor: the same linear layout with the out-dimensions swapped
+/// (inferTransOpEncoding, lib/Dialect/TritonGPU/IR/Dialect.cpp); `dim0_log2` is log2 of the
+/// first out-dimension before the transposition (as src/model/triton_gemm.cpp's transposed()).
+Flat transposed(const Flat& f, int dim0_log2) {
+  Flat t = f;
+  const int dim1_log2 = f.dim - dim0_log2;
+  const std::uint32_t low = (1u << dim0_log2) - 1;
+  for (int in = 0; in < triton::kInDims; ++in)
+    for (int i = 0; i < f.n[in]; ++i)
+      t.b[in][i] = (f.b[in][i] >> dim0_log2) | ((f.b[in][i] & low) << dim1_log2);
+  return t;
+}
+
 struct Ctx {
   const AttnLaunch& l;
   const AttnProgram& p;
@@ -140,19 +153,35 @@ struct Ctx {
 /// Returns whether the pipeliner buffers any load (num_stages matters).
 bool two_dot(const Ctx& c, Buffers& bufs) {
   const AttnProgram& p = c.p;
-  const bool sglang_grouped = c.l.kernel == AttnKernel::SglangDecodeGroupedStage1;
-  // The dots' operand type: vLLM casts K/V to q's type (k.to(q.dtype), _cast_kv_tile); SGLang's
-  // grouped decode casts q to the cache's type (q_k = q.to(K_Buffer.dtype.element_ty),
-  // decode_attention.py:483).
-  const DType dot_t = sglang_grouped ? c.l.kv_dtype : c.l.q_dtype;
-  const bool kv_cast = c.l.kv_dtype != dot_t;
+  // The dots' operand type: vLLM casts K/V to q's type ((k.to(f32) * k_scale).to(q.dtype),
+  // triton_decode_attention.py:389; _cast_kv_tile in triton_unified_attention.py; prefix_prefill.py
+  // :282); SGLang casts q to the cache's type (q.to(k.dtype): decode_attention.py:483,
+  // extend_attention.py:256, 692).
+  const bool sglang = c.l.kernel == AttnKernel::SglangDecodeGroupedStage1 ||
+                      c.l.kernel == AttnKernel::SglangExtend ||
+                      c.l.kernel == AttnKernel::SglangExtendUnified;
+  const DType dot_t = sglang ? c.l.kv_dtype : c.l.q_dtype;
+  // A cast with a scale, (x.to(f32) * scale).to(t), keeps the loaded tile in registers and the
+  // cast copy is what the dot reads from shared memory; a plain x.to(t) of a load feeding a dot
+  // is moved after the dot operand's conversion (OptimizeDotOperands.cpp HoistLayoutConversion)
+  // and costs nothing. vLLM's unified kernel scales only in KV_QUANT_MODE 1.
+  const bool scaled = c.l.kernel == AttnKernel::VllmDecodeGroupedStage1 ||
+                      c.l.kernel == AttnKernel::VllmPrefixPrefill ||
+                      c.l.kernel == AttnKernel::VllmPrefixPrefillAlibi ||
+                      (c.l.kernel == AttnKernel::VllmUnified && c.l.get("KV_QUANT_MODE").value_or(0) == 1);
+  const bool kv_cast = c.l.kv_dtype != dot_t && scaled;
   // sm_75: Triton 3.6 has no mma for Turing (getMMAVersionSafe / supportMMA): the dots are FMA
   // dots on f32 operands (TTGIR: dot_op parents are #blocked, inputPrecision = tf32), and the
   // software pipeliner does not run below sm_80 (backend/compiler.py make_ttgir).
   const bool fma = c.cc < 80;
   const int dot_bits = fma ? 32 : bits(dot_t);
   const Mma mma = mma_of(p, c.cc, c.w, dot_bits);
-  const int db = dot_bits / 8, kb = p.kv_bits / 8;
+  const int kb = p.kv_bits / 8;
+  // fp8 dots of mma.sync are promoted to f16 in registers except on sm_89 and sm_120
+  // (AccelerateMatmul.cpp mmav2SupportsFp8Operands, docs/triton-model.md §2): the operands that
+  // are computed, not loaded (the cast Q, P), reach shared memory as f16.
+  const bool promoted = !fma && dot_bits == 8 && c.cc != 89 && c.cc != 120;
+  const int db = promoted ? 2 : dot_bits / 8;
   const Bytes k_tile = p.d * p.n, kpe_tile = p.dpe * p.n, v_tile = p.n * p.dv;
 
   if (fma) {
@@ -206,12 +235,25 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
     const int k0 = base + 20, pv = base + 30;
-    if (!k_pipe || kv_cast) bufs.add(k_tile * db, 16, k0, k0 + 2, Component::B);
+    if (kv_cast)
+      bufs.add(k_tile * db, 16, k0, k0 + 2, Component::B);
+    else if (!k_pipe)
+      bufs.add(k_tile * kb, 16, k0, k0 + 2, Component::B);
     if (p.v_from_k) {
       if (kv_cast)
         bufs.add(v_tile * db, 16, k0, pv + 2, Component::B);
-      else
-        bufs.add(k_tile * db / 4, 128, k0 + 1, k0 + 2, Component::LayoutConversion);
+      else {
+        // V = tl.trans(K) in the PV dot's B-operand layout: a convert_layout of the loaded K
+        // ([d, n] contiguous along d) to the transposed dot-operand layout (TTGIR: #linear).
+        const std::array<int, 2> wl{log2i(mma.warps[0]), log2i(mma.warps[1])};
+        const Flat src = flat(coalesced(p.d, p.n, 0, p.kv_bits, c.w), p.d, p.n);
+        const Flat dst = transposed(
+            triton::dot_operand_layout(1, log2i(std::max(32 / dot_bits, 1)), wl,
+                                       {log2i(p.n), log2i(p.dv)}),
+            log2i(p.n));
+        bufs.add(cvt_bytes(src, dst, p.kv_bits, c.cc), 128, k0 + 1, k0 + 2,
+                 Component::LayoutConversion);
+      }
     }
     if (p.dpe > 0 && (!kpe_pipe || kv_cast)) bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
     if (!p.v_from_k && (!v_pipe || kv_cast)) bufs.add(v_tile * db, 16, pv, pv + 2, Component::B);
