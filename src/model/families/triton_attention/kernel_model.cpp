@@ -100,13 +100,15 @@ struct Mma {
 };
 
 /// Both dots of a chained pair get the same MMA: warpsPerTileV2 with a chained dot puts every
-/// warp along the larger of the first dot's M and N (`shape[0] >= shape[1] ? {W, 1} : {1, W}`),
+/// warp along the larger of the dot's M and N (`shape[0] >= shape[1] ? {W, 1} : {1, W}`),
 /// and the second dot reuses the first's warpsPerCTA (AccelerateMatmul.cpp warpsPerTileV2).
 /// wgmma (sm_90) needs num_warps % 4 == 0, M % 64 == 0 and K >= 256 / bits of every dot;
 /// tcgen05 (sm_100/103) num_warps 4 or 8 and M % 64 == 0 (supportMMA).
 Mma mma_of(const AttnProgram& p, int cc, int w, int dot_bits) {
   Mma m;
-  m.warps = p.m >= p.n ? std::array<long long, 2>{w, 1} : std::array<long long, 2>{1, w};
+  // The PV dot [m, dv] is rewritten first (measured: warpsPerCTA follows m vs dv, e.g. [1, 8]
+  // for vLLM's prefill 128x128 with head 512, [8, 1] for head 128), the QK dot reuses it.
+  m.warps = p.m >= p.dv ? std::array<long long, 2>{w, 1} : std::array<long long, 2>{1, w};
   const bool hopper = cc >= 90 && cc < 100, blackwell = cc >= 100 && cc < 110;
   const long long kmin = 256 / dot_bits;
   const bool ks = p.d >= kmin && p.n >= kmin && (p.dpe == 0 || p.dpe >= kmin);
@@ -228,9 +230,13 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     if (k_pipe) bufs.add(nbuf * k_tile * kb, 16, base, end, Component::B);
     if (kpe_pipe) bufs.add(nbuf * kpe_tile * kb, 16, base + 1, end, Component::B);
     if (v_pipe) bufs.add(nbuf * v_tile * kb, 16, base + 2, end, Component::B);
-    if (idx_pipe && li < p.paged_loops)
-      for (int u = 0; u < (v_pipe && k_pipe ? 2 : 1); ++u)
-        bufs.add(latency * p.n * 4, 16, base + 3 + u, end, Component::B);
+    // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
+    // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
+    if (idx_pipe && li < p.paged_loops) {
+      const int uses = sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
+      for (int u = 0; u < uses; ++u)
+        bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
+    }
     // In-loop copies the dots read: K (cast, or not buffered) until the QK dot; with MLA also
     // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
@@ -257,8 +263,20 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     }
     if (p.dpe > 0 && (!kpe_pipe || kv_cast)) bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
     if (!p.v_from_k && (!v_pipe || kv_cast)) bufs.add(v_tile * db, 16, pv, pv + 2, Component::B);
-    // P: the first dot's accumulator, cast to the dot type, stored for the PV dot's A operand.
-    bufs.add(p.m * p.n * db, 16, pv + 1, pv + 2, Component::LayoutConversion);
+    // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
+    // a local_alloc + local_load when that conversion needs shared memory
+    // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
+    // (warpsPerTileV2 of a chained dot, M >= N) it stays in registers.
+    {
+      triton::Accumulator acc;
+      acc.version = 2;
+      acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
+      const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.n)});
+      const Flat dst = triton::dot_operand_layout(0, log2i(std::max(32 / dot_bits, 1)), acc.warps,
+                                                  {log2i(p.m), log2i(p.n)});
+      if (mma.version == 2 && triton::cvt_needs_smem(src, dst))
+        bufs.add(p.m * p.n * db, 16, pv + 1, pv + 2, Component::LayoutConversion);
+    }
     // softmax: tl.max / tl.sum along the KV axis, across the warps that split it
     bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
              Component::LayoutConversion);
