@@ -262,7 +262,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       }
     }
     if (p.dpe > 0 && (!kpe_pipe || kv_cast)) bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
-    if (!p.v_from_k && (!v_pipe || kv_cast)) bufs.add(v_tile * db, 16, pv, pv + 2, Component::B);
+    // vLLM's unified kernel with a sliding window masks V (V = tl.where(sw_mask_v, V, 0.0),
+    // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
+    const bool v_masked = c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
+    if (!p.v_from_k && (!v_pipe || kv_cast || v_masked)) bufs.add(v_tile * db, 16, pv, pv + 2, Component::B);
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
     // a local_alloc + local_load when that conversion needs shared memory
     // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
@@ -387,6 +390,15 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
       vector_dot(c, bufs);
       break;
     case Shape::Combine:
+      // reduce_segments (triton_unified_attention.py): segm_output [NUM_SEGMENTS_PER_SEQ,
+      // HEAD_SIZE_PADDED] f32 in its coalesced layout, tl.sum over the segments (axis 0)
+      // through shared memory when warps split that axis; stage 2 of the split decodes
+      // reduces nothing (a loop over the splits on [BLOCK_DV] vectors): no shared memory.
+      if (p.vec_n > 1) {
+        const triton::Blocked b = coalesced(p.vec_n, p.vec_dv, 1, 32, w);
+        bufs.add(reduce_bytes(p.vec_n, p.vec_dv, 0, 1LL << b.wpc[0]), 128, 20, 21,
+                 Component::LayoutConversion);
+      }
       break;
   }
   // num_stages matters when another stage count would buffer differently: a two-dot loop
