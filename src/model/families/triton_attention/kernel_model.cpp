@@ -145,6 +145,19 @@ Flat transposed(const Flat& f, int dim0_log2) {
   return t;
 }
 
+/// NVMMASharedEncodingAttr's swizzle from the contiguous bytes of a row (TritonGPUAttrDefs.td
+/// 420-451) and its alignment 128 * max(swizzle / 16, 1) (as src/model/triton_gemm.cpp).
+Bytes nvmma_align(long long contig_bytes) {
+  int swizzle = 0;
+  if (contig_bytes >= 128 && contig_bytes % 128 == 0)
+    swizzle = 128;
+  else if (contig_bytes >= 64 && contig_bytes % 64 == 0)
+    swizzle = 64;
+  else if (contig_bytes >= 32 && contig_bytes % 32 == 0)
+    swizzle = 32;
+  return 128 * (swizzle != 0 ? swizzle / 16 : 1);
+}
+
 struct Ctx {
   const AttnLaunch& l;
   const AttnProgram& p;
@@ -216,20 +229,26 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // [BLOCK_N] i32 buffer per use (the K and the V address), as measured.
   const bool idx_pipe = (k_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
   const int latency = idx_pipe ? (c.s - 1) / 2 : c.s - 1;
-  const int nbuf = latency;
+  // tcgen05 (sm_100/103): the operands are NVMMA-shared (aligned 128 B x swizzle / 16,
+  // lib/Dialect/TritonGPU/IR/Dialect.cpp; docs/triton-model.md §4.2), each MMA waits on an
+  // mbarrier (8 B, TritonNvidiaGPU MMAv5 lowering), and a buffered operand keeps one more copy
+  // (the MMA's wait sits one stage later, LowerLoops.cpp).
+  const bool v5 = mma.version == 5;
+  const int nbuf = v5 ? latency + 1 : latency;
+  auto al = [&](long long contig_bytes) -> Bytes { return v5 ? nvmma_align(contig_bytes) : 16; };
 
   // Q (and Qpe): the first dots' A operands, loaded once; their shared copies live across the
   // loop (local_alloc before it, local_load in it).
-  bufs.add(p.m * p.d * db, 16, kQ, kLoopEnd, Component::A);
-  bufs.add(p.m * p.dpe * db, 16, kQ + 1, kLoopEnd, Component::A);
+  bufs.add(p.m * p.d * db, al(p.d * db), kQ, kLoopEnd, Component::A);
+  bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, kLoopEnd, Component::A);
 
   const int loops = std::max(p.loops, 1);
   for (int li = 0; li < loops; ++li) {
     const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
     const int end = base + kLoopEnd - kLoop;
-    if (k_pipe) bufs.add(nbuf * k_tile * kb, 16, base, end, Component::B);
-    if (kpe_pipe) bufs.add(nbuf * kpe_tile * kb, 16, base + 1, end, Component::B);
-    if (v_pipe) bufs.add(nbuf * v_tile * kb, 16, base + 2, end, Component::B);
+    if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
+    if (kpe_pipe) bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
+    if (v_pipe) bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
     // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
     // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
     if (idx_pipe && li < p.paged_loops) {
@@ -242,9 +261,13 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
     const int k0 = base + 20, pv = base + 30;
     if (kv_cast)
-      bufs.add(k_tile * db, 16, k0, k0 + 2, Component::B);
+      bufs.add(k_tile * db, al(p.d * db), k0, k0 + 2, Component::B);
     else if (!k_pipe)
-      bufs.add(k_tile * kb, 16, k0, k0 + 2, Component::B);
+      bufs.add(k_tile * kb, al(p.d * kb), k0, k0 + 2, Component::B);
+    if (v5) {
+      bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
+      bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
+    }
     if (p.v_from_k) {
       if (kv_cast)
         bufs.add(v_tile * db, 16, k0, pv + 2, Component::B);
@@ -265,7 +288,8 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // vLLM's unified kernel with a sliding window masks V (V = tl.where(sw_mask_v, V, 0.0),
     // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
     const bool v_masked = c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
-    if (!p.v_from_k && (!v_pipe || kv_cast || v_masked)) bufs.add(v_tile * db, 16, pv, pv + 2, Component::B);
+    if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
+      bufs.add(v_tile * db, al(p.dv * db), pv, pv + 2, Component::B);
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
     // a local_alloc + local_load when that conversion needs shared memory
     // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
