@@ -195,8 +195,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // fp8 dots of mma.sync are promoted to f16 in registers except on sm_89 and sm_120
   // (AccelerateMatmul.cpp mmav2SupportsFp8Operands, docs/triton-model.md §2): the operands that
   // are computed, not loaded (the cast Q, P), reach shared memory as f16.
-  const bool promoted = !fma && dot_bits == 8 && c.cc != 89 && c.cc != 120;
-  const int db = promoted ? 2 : dot_bits / 8;
+  const bool promoted = !fma && mma.version == 2 && dot_bits == 8 && c.cc != 89 && c.cc != 120;
+  const int db0 = promoted ? 2 : dot_bits / 8;
+  const int db = db0;
   const Bytes k_tile = p.d * p.n, kpe_tile = p.dpe * p.n, v_tile = p.n * p.dv;
 
   if (fma) {
@@ -239,13 +240,36 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
 
   // Q (and Qpe): the first dots' A operands, loaded once; their shared copies live across the
   // loop (local_alloc before it, local_load in it).
-  bufs.add(p.m * p.d * db, al(p.d * db), kQ, kLoopEnd, Component::A);
-  bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, kLoopEnd, Component::A);
+  // With two loops Q serves both (until the last loop's end), except SGLang's prefix-loop
+  // copy q.to(k.dtype) when that is another type (then only the first loop).
+  const int loops_n = std::max(p.loops, 1);
+  const bool q_first_only = c.l.kernel == AttnKernel::SglangExtend && loops_n == 2 && c.l.q_dtype != dot_t;
+  const int q_end = q_first_only ? kLoopEnd : kLoop + (loops_n - 1) * 200 + kLoopEnd - kLoop;
+  bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
+  bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, q_end, Component::A);
 
   const int loops = std::max(p.loops, 1);
+  // SGLang's extend kernel: the second loop runs over the new tokens (K_Extend / V_Extend, in
+  // the activation type, contiguous) with tl.dot(q, k) — q itself, no cast (extend_attention.py
+  // :394): its own copy of Q when the prefix loop's q.to(k.dtype) differs, live across both.
+  const bool extend2 = c.l.kernel == AttnKernel::SglangExtend && loops == 2;
+  if (extend2 && c.l.q_dtype != dot_t) {
+    const int qb = bits(c.l.q_dtype) / 8;
+    bufs.add(p.m * p.d * qb, al(p.d * qb), kQ - 1, kLoop + 200 + kLoopEnd - kLoop, Component::A);
+  }
+  const Bytes kb0 = kb;
+  const int latency0 = latency, nbuf0 = nbuf;
+  const bool idx0 = idx_pipe;
   for (int li = 0; li < loops; ++li) {
     const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
     const int end = base + kLoopEnd - kLoop;
+    // The loop's own types and buffering (the extend loop: q's type, not paged).
+    const bool ext = extend2 && li == 1;
+    const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
+    const bool idx_pipe = ext ? false : idx0;
+    const int latency = ext ? c.s - 1 : latency0;
+    const int nbuf = ext ? (v5 ? c.s : c.s - 1) : nbuf0;
+    const int db = ext ? bits(c.l.q_dtype) / 8 : db0;
     if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
     if (kpe_pipe) bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
     if (v_pipe) bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
