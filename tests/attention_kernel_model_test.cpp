@@ -135,7 +135,7 @@ TEST(AttentionKernelModel, MeasuredRows) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no measured rows at " << path;
   const auto rows = read_rows(path);
   ASSERT_FALSE(rows.empty());
-  std::map<std::string, std::array<int, 2>> by_group;  // exact, total (in-sample)
+  std::map<std::string, std::array<int, 4>> by_group;  // exact, total, hold-out exact, total
   int exact = 0, total = 0, h_exact = 0, h_total = 0;
   std::ostringstream misses;
   int shown = 0;
@@ -146,6 +146,8 @@ TEST(AttentionKernelModel, MeasuredRows) {
     if (r.holdout) {
       ++h_total;
       h_exact += good;
+      by_group[r.group][2] += good;
+      by_group[r.group][3] += 1;
       continue;
     }
     ++total;
@@ -165,7 +167,9 @@ TEST(AttentionKernelModel, MeasuredRows) {
     }
   }
   std::ostringstream summary;
-  for (const auto& [g, v] : by_group) summary << "  " << g << ": " << v[0] << "/" << v[1] << "\n";
+  for (const auto& [g, v] : by_group)
+    summary << "  " << g << ": " << v[0] << "/" << v[1] << " (hold-out " << v[2] << "/" << v[3]
+            << ")\n";
   std::cout << "attention rows: " << exact << "/" << total << " exact in-sample, " << h_exact << "/"
             << h_total << " hold-out\n"
             << summary.str();
