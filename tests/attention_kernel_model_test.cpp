@@ -256,3 +256,56 @@ TEST(AttentionKernelModel, KernelFunctionNames) {
   EXPECT_EQ(ta::kernel_function(ta::AttnKernel::SglangExtendUnified), "_fwd_kernel_unified");
   EXPECT_EQ(ta::kernel_function(ta::AttnKernel::VllmReduceSegments), "reduce_segments");
 }
+
+// vLLM #46721: the MLA decode with an fp8 cache on sm_120. Hand-computed from the rules
+// (docs/triton-attention-model.md §4): the cast copies of K [512, 32] and of V = trans(K), bf16,
+// 2 x 32768; Q [16, 512] bf16 16384; the raw fp8 K buffer (num_stages 2: one copy) 16384; Qpe
+// [16, 64] bf16 2048; the raw fp8 Kpe buffer [64, 32] 2048.
+TEST(AttentionKernelModel, MlaFp8DecodeOnSm120) {
+  tfm::Findings why(true);
+  const auto s2 = ta::kernel_smem(mla_decode(tfm::DType::E4M3, 2), 120, why);
+  ASSERT_FALSE(s2.invalid);
+  EXPECT_EQ(s2.storage.kernel.size, 2 * 32768 + 16384 + 16384 + 2048 + 2048);  // 102400
+  EXPECT_TRUE(s2.stages_matter);
+  // num_stages 1: nothing buffered, the raw copies go.
+  tfm::Findings why1(true);
+  EXPECT_EQ(ta::kernel_smem(mla_decode(tfm::DType::E4M3, 1), 120, why1).storage.kernel.size,
+            2 * 32768 + 16384 + 2048);  // 83968
+  // BLOCK_N 16 halves every K/V tile.
+  auto l = mla_decode(tfm::DType::E4M3, 2);
+  for (auto& [n, v] : l.constexprs)
+    if (n == "BLOCK_N") v = 16;
+  tfm::Findings why16(true);
+  EXPECT_EQ(ta::kernel_smem(l, 120, why16).storage.kernel.size,
+            2 * 16384 + 16384 + 8192 + 2048 + 1024);  // 60416
+}
+
+// sm_75 has no mma in Triton 3.6: FMA dots on f32 operands, no pipeliner. Gemma head 512
+// grouped decode (BLOCK_H 16, BLOCK_N 32): Q [16, 512] f32 + K [512, 32] f32 live together.
+TEST(AttentionKernelModel, Sm75FmaDotsOnF32) {
+  auto l = mla_decode(tfm::DType::F16, 2);
+  l.q_dtype = l.out_dtype = tfm::DType::F16;
+  l.constexprs = {{"kv_group_num", 2}, {"q_head_num", 8}, {"BLOCK_DMODEL", 512}, {"BLOCK_DPE", 0},
+                  {"BLOCK_DV", 512},   {"BLOCK_N", 32},   {"BLOCK_H", 16},       {"IS_MLA", 0}};
+  tfm::Findings why(true);
+  const auto k = ta::kernel_smem(l, 75, why);
+  ASSERT_FALSE(k.invalid);
+  EXPECT_EQ(k.storage.kernel.size, 16 * 512 * 4 + 512 * 32 * 4);  // 98304
+  EXPECT_FALSE(k.stages_matter);
+}
+
+// The split-decode's second stage reduces nothing across threads: no shared memory, and
+// num_stages changes nothing.
+TEST(AttentionKernelModel, Stage2NeedsNoSharedMemory) {
+  ta::AttnLaunch l;
+  l.kernel = ta::AttnKernel::VllmDecodeStage2;
+  l.stage = "stage2";
+  l.constexprs = {{"NUM_KV_SPLITS", 16}, {"BLOCK_DV", 512}, {"Lv", 512}};
+  for (int cc : {75, 80, 90, 100, 120}) {
+    tfm::Findings why(true);
+    const auto k = ta::kernel_smem(l, cc, why);
+    EXPECT_FALSE(k.invalid);
+    EXPECT_EQ(k.storage.kernel.size, 0);
+    EXPECT_FALSE(k.stages_matter);
+  }
+}

@@ -451,7 +451,7 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
   }
   // num_stages matters when another stage count would buffer differently: a two-dot loop
   // whose K load can be buffered.
-  r.stages_matter = p.shape == Shape::TwoDot &&
+  r.stages_matter = p.shape == Shape::TwoDot && arch >= 80 &&
                     (pipelines || per_thread(p.d * p.n, p.d, p.kv_bits, w) * p.kv_bits >= 32);
   if (!r.stages_matter)
     why.note([&] { return diag(Code::attn_stages_no_effect).name("kernel", kname).integer("stages", s); });
