@@ -111,12 +111,16 @@ std::vector<Row> read_rows(const std::string& path) {
     r.shared = j.contains("shared") && j["shared"].is_number() ? j["shared"].get<long long>() : 0;
     r.holdout = j.value("holdout", false);
     const int cc = r.cc;
-    const char* cls = cc < 80 ? "sm75" : cc < 90 ? "sm80-89" : cc < 100 ? "sm90" : cc < 110 ? "sm100" : "sm120";
-    r.group = std::string(ta::kernel_function(*k)) + (L.value("file", std::string()).find("sglang") !=
-                                                                  std::string::npos ||
-                                                              j.value("engine", std::string()).rfind("sglang", 0) == 0
-                                                          ? " (sglang)"
-                                                          : " (vllm)") +
+    const char* cls = cc < 80    ? "sm75"
+                      : cc < 90  ? "sm80-89"
+                      : cc < 100 ? "sm90"
+                      : cc < 110 ? "sm100"
+                                 : "sm120";
+    r.group = std::string(ta::kernel_function(*k)) +
+              (L.value("file", std::string()).find("sglang") != std::string::npos ||
+                       j.value("engine", std::string()).rfind("sglang", 0) == 0
+                   ? " (sglang)"
+                   : " (vllm)") +
               " " + cls;
     out.push_back(std::move(r));
   }
@@ -177,7 +181,8 @@ TEST(AttentionKernelModel, MeasuredRows) {
   // Not every launch is modelled exactly yet (docs/triton-attention-model.md lists what is
   // not): the test holds the measured score as a floor, so a change that loses a row fails.
   // The hold-out rows are reported, never tuned on.
-  if (total == kMeasuredInSample) EXPECT_GE(exact, kExactInSampleFloor) << misses.str().substr(0, 20000);
+  if (total == kMeasuredInSample)
+    EXPECT_GE(exact, kExactInSampleFloor) << misses.str().substr(0, 20000);
 }
 
 namespace {
@@ -189,10 +194,10 @@ ta::AttnLaunch mla_decode(tfm::DType kv, int stages) {
   ta::AttnLaunch l;
   l.kernel = ta::AttnKernel::VllmDecodeGroupedStage1;
   l.stage = "stage1";
-  l.constexprs = {{"kv_group_num", 16}, {"q_head_num", 16}, {"BLOCK_DMODEL", 512},
-                  {"BLOCK_DPE", 64},    {"BLOCK_DV", 512},   {"BLOCK_N", 32},
+  l.constexprs = {{"kv_group_num", 16}, {"q_head_num", 16},   {"BLOCK_DMODEL", 512},
+                  {"BLOCK_DPE", 64},    {"BLOCK_DV", 512},    {"BLOCK_N", 32},
                   {"BLOCK_H", 16},      {"NUM_KV_SPLITS", 4}, {"PAGE_SIZE", 1},
-                  {"logit_cap", 0},     {"Lk", 576},        {"Lv", 512},
+                  {"logit_cap", 0},     {"Lk", 576},          {"Lv", 512},
                   {"IS_MLA", 1}};
   l.q_dtype = tfm::DType::BF16;
   l.kv_dtype = kv;
@@ -252,7 +257,8 @@ TEST(AttentionKernelModel, PartsSumToTotal) {
 }
 
 TEST(AttentionKernelModel, KernelFunctionNames) {
-  EXPECT_EQ(ta::kernel_function(ta::AttnKernel::VllmDecodeGroupedStage1), "_fwd_grouped_kernel_stage1");
+  EXPECT_EQ(ta::kernel_function(ta::AttnKernel::VllmDecodeGroupedStage1),
+            "_fwd_grouped_kernel_stage1");
   EXPECT_EQ(ta::kernel_function(ta::AttnKernel::SglangExtendUnified), "_fwd_kernel_unified");
   EXPECT_EQ(ta::kernel_function(ta::AttnKernel::VllmReduceSegments), "reduce_segments");
 }

@@ -95,8 +95,8 @@ Flat flat(const triton::Blocked& b, long long rows, long long cols) {
 // ---------------------------------------------------------------------------------------------
 
 struct Mma {
-  int version = 2;                  ///< 2 mma.sync, 3 wgmma, 5 tcgen05
-  std::array<long long, 2> warps{}; ///< warpsPerCTA of the accumulators (v2)
+  int version = 2;                   ///< 2 mma.sync, 3 wgmma, 5 tcgen05
+  std::array<long long, 2> warps{};  ///< warpsPerCTA of the accumulators (v2)
 };
 
 /// Both dots of a chained pair get the same MMA: warpsPerTileV2 with a chained dot puts every
@@ -180,10 +180,11 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // cast copy is what the dot reads from shared memory; a plain x.to(t) of a load feeding a dot
   // is moved after the dot operand's conversion (OptimizeDotOperands.cpp HoistLayoutConversion)
   // and costs nothing. vLLM's unified kernel scales only in KV_QUANT_MODE 1.
-  const bool scaled = c.l.kernel == AttnKernel::VllmDecodeGroupedStage1 ||
-                      c.l.kernel == AttnKernel::VllmPrefixPrefill ||
-                      c.l.kernel == AttnKernel::VllmPrefixPrefillAlibi ||
-                      (c.l.kernel == AttnKernel::VllmUnified && c.l.get("KV_QUANT_MODE").value_or(0) == 1);
+  const bool scaled =
+      c.l.kernel == AttnKernel::VllmDecodeGroupedStage1 ||
+      c.l.kernel == AttnKernel::VllmPrefixPrefill ||
+      c.l.kernel == AttnKernel::VllmPrefixPrefillAlibi ||
+      (c.l.kernel == AttnKernel::VllmUnified && c.l.get("KV_QUANT_MODE").value_or(0) == 1);
   const bool kv_cast = c.l.kv_dtype != dot_t && scaled;
   // sm_75: Triton 3.6 has no mma for Turing (getMMAVersionSafe / supportMMA): the dots are FMA
   // dots on f32 operands (TTGIR: dot_op parents are #blocked, inputPrecision = tf32), and the
@@ -243,7 +244,8 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // With two loops Q serves both (until the last loop's end), except SGLang's prefix-loop
   // copy q.to(k.dtype) when that is another type (then only the first loop).
   const int loops_n = std::max(p.loops, 1);
-  const bool q_first_only = c.l.kernel == AttnKernel::SglangExtend && loops_n == 2 && c.l.q_dtype != dot_t;
+  const bool q_first_only =
+      c.l.kernel == AttnKernel::SglangExtend && loops_n == 2 && c.l.q_dtype != dot_t;
   const int q_end = q_first_only ? kLoopEnd : kLoop + (loops_n - 1) * 200 + kLoopEnd - kLoop;
   bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
   bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, q_end, Component::A);
@@ -271,8 +273,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     const int nbuf = ext ? (v5 ? c.s : c.s - 1) : nbuf0;
     const int db = ext ? bits(c.l.q_dtype) / 8 : db0;
     if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
-    if (kpe_pipe) bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
-    if (v_pipe) bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
+    if (kpe_pipe)
+      bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
+    if (v_pipe)
+      bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
     // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
     // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
     if (idx_pipe && li < p.paged_loops) {
@@ -300,18 +304,19 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
         // ([d, n] contiguous along d) to the transposed dot-operand layout (TTGIR: #linear).
         const std::array<int, 2> wl{log2i(mma.warps[0]), log2i(mma.warps[1])};
         const Flat src = flat(coalesced(p.d, p.n, 0, p.kv_bits, c.w), p.d, p.n);
-        const Flat dst = transposed(
-            triton::dot_operand_layout(1, log2i(std::max(32 / dot_bits, 1)), wl,
-                                       {log2i(p.n), log2i(p.dv)}),
-            log2i(p.n));
+        const Flat dst = transposed(triton::dot_operand_layout(1, log2i(std::max(32 / dot_bits, 1)),
+                                                               wl, {log2i(p.n), log2i(p.dv)}),
+                                    log2i(p.n));
         bufs.add(cvt_bytes(src, dst, p.kv_bits, c.cc), 128, k0 + 1, k0 + 2,
                  Component::LayoutConversion);
       }
     }
-    if (p.dpe > 0 && (!kpe_pipe || kv_cast)) bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
+    if (p.dpe > 0 && (!kpe_pipe || kv_cast))
+      bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
     // vLLM's unified kernel with a sliding window masks V (V = tl.where(sw_mask_v, V, 0.0),
     // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
-    const bool v_masked = c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
+    const bool v_masked =
+        c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
     if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
       bufs.add(v_tile * db, al(p.dv * db), pv, pv + 2, Component::B);
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
@@ -381,7 +386,8 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
   }
   const int w = l.num_warps, s = std::max(l.num_stages, 1);
   if (!pow2(w) || w > 32) {
-    why.reject([&] { return diag(Code::attn_num_warps).name("kernel", kname).integer("num_warps", w); });
+    why.reject(
+        [&] { return diag(Code::attn_num_warps).name("kernel", kname).integer("num_warps", w); });
     r.invalid = true;
   }
   // fp8e4nv from capability 89 on (third_party/nvidia/backend/compiler.py:186-190).
@@ -390,17 +396,26 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
   for (const auto& [name, t] : tensors)
     if (arch < 89 && (t == DType::E4M3 || t == DType::E5M2) && !r.invalid) {
       why.reject([&, name = name] {
-        return diag(Code::attn_fp8_needs_sm89).name("kernel", kname).name("tensor", name).arch("arch", arch);
+        return diag(Code::attn_fp8_needs_sm89)
+            .name("kernel", kname)
+            .name("tensor", name)
+            .arch("arch", arch);
       });
       r.invalid = true;
     }
   if (p.shape == Shape::TwoDot) {
-    const std::array<std::pair<const char*, long long>, 5> blocks{
-        {{"BLOCK_M", p.m}, {"BLOCK_DMODEL", p.d}, {"BLOCK_N", p.n}, {"BLOCK_DV", p.dv}, {"BLOCK_DPE", p.dpe}}};
+    const std::array<std::pair<const char*, long long>, 5> blocks{{{"BLOCK_M", p.m},
+                                                                   {"BLOCK_DMODEL", p.d},
+                                                                   {"BLOCK_N", p.n},
+                                                                   {"BLOCK_DV", p.dv},
+                                                                   {"BLOCK_DPE", p.dpe}}};
     for (const auto& [name, v] : blocks)
       if ((v != 0 || std::string_view(name) != "BLOCK_DPE") && !pow2(v) && !r.invalid) {
         why.reject([&, name = name, v = v] {
-          return diag(Code::attn_block_not_power_of_two).name("kernel", kname).name("block", name).integer("value", v);
+          return diag(Code::attn_block_not_power_of_two)
+              .name("kernel", kname)
+              .name("block", name)
+              .integer("value", v);
         });
         r.invalid = true;
       }
@@ -411,8 +426,12 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
     for (const auto& [name, v] : ks)
       if (v != 0 && v < kmin && !r.invalid) {
         why.reject([&, name = name, v = v] {
-          return diag(Code::attn_dot_min).name("kernel", kname).name("block", name).integer("value", v)
-              .integer("min", kmin).integer("bits", dot_bits);
+          return diag(Code::attn_dot_min)
+              .name("kernel", kname)
+              .name("block", name)
+              .integer("value", v)
+              .integer("min", kmin)
+              .integer("bits", dot_bits);
         });
         r.invalid = true;
       }
@@ -420,7 +439,10 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
              {{"K", p.d * p.n}, {"V", p.n * p.dv}, {"Q", p.m * p.d}}})
       if (numel > kMaxTensorNumel && !r.invalid) {
         why.reject([&, name = name, numel = numel] {
-          return diag(Code::attn_tensor_too_large).name("kernel", kname).name("block", name).integer("numel", numel);
+          return diag(Code::attn_tensor_too_large)
+              .name("kernel", kname)
+              .name("block", name)
+              .integer("numel", numel);
         });
         r.invalid = true;
       }
@@ -454,7 +476,9 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
   r.stages_matter = p.shape == Shape::TwoDot && arch >= 80 &&
                     (pipelines || per_thread(p.d * p.n, p.d, p.kv_bits, w) * p.kv_bits >= 32);
   if (!r.stages_matter)
-    why.note([&] { return diag(Code::attn_stages_no_effect).name("kernel", kname).integer("stages", s); });
+    why.note([&] {
+      return diag(Code::attn_stages_no_effect).name("kernel", kname).integer("stages", s);
+    });
 
   const Bytes total = triton::allocate(bufs);
   // The breakdown: the buffers live at the peak (triton_gemm.cpp's rule).

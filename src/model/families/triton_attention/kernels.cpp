@@ -81,7 +81,8 @@ bool program_of(const AttnLaunch& l, AttnProgram& p, std::string_view& missing) 
       p.dpe = g.opt("BLOCK_DPE", 0);
       p.n = g("BLOCK_N");
       p.dv = g("BLOCK_DV");
-      p.v_from_k = g.opt(l.kernel == AttnKernel::VllmDecodeGroupedStage1 ? "IS_MLA" : "HAS_MLA", 0) != 0;
+      p.v_from_k =
+          g.opt(l.kernel == AttnKernel::VllmDecodeGroupedStage1 ? "IS_MLA" : "HAS_MLA", 0) != 0;
       p.paged_loops = 1;
       p.store_bits = 32;
       break;

@@ -36,9 +36,9 @@ struct AttnProgram {
   int paged_loops = 0;
   /// K is loaded [d, n] (K-contiguous along d: offs_d[:, None]) — true for every kernel here.
   // ---- VectorDot / Combine --------------------------------------------------------------
-  long long vec_n = 0;  ///< BLOCK_N of the vector decode
-  long long vec_d = 0;  ///< BLOCK_DMODEL
-  long long vec_dv = 0; ///< BLOCK_DV
+  long long vec_n = 0;   ///< BLOCK_N of the vector decode
+  long long vec_d = 0;   ///< BLOCK_DMODEL
+  long long vec_dv = 0;  ///< BLOCK_DV
   // ---- common ----------------------------------------------------------------------------
   int q_bits = 16, kv_bits = 16, out_bits = 16;
   /// Bits of the values the epilogue stores (the output pointer's element type; stage 1 of the
