@@ -89,7 +89,7 @@ Bytes allocate_impl(Buffers& bufs, bool shortcut) {
   // whose range meets the popped range and no other pending range goes there, aligned; its end
   // and the left/right remainders of the range are pushed back. Each pending range carries the
   // set of buffers it meets, so a pick is a few bit operations.
-  constexpr int kMaxTriples = 32;
+  constexpr int kMaxTriples = 64;
   std::array<Bytes, kMaxTriples> t_off;
   std::array<int, kMaxTriples> t_r0, t_r1, t_seq;
   std::array<unsigned, kMaxTriples> t_meets;

@@ -23,7 +23,7 @@ struct Buffer {
 };
 
 struct Buffers {
-  static constexpr int kMax = 8;
+  static constexpr int kMax = 24;  // the attention kernels place up to 20 (bit masks: < 32)
   int n = 0;
   std::array<Buffer, kMax> b;  ///< the first n
   void add(Bytes size, Bytes align, int start, int end, Component part) {

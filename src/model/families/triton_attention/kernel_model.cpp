@@ -1,0 +1,520 @@
+// Triton 3.6's shared memory of the attention kernels (issue 19): kernel_smem() turns one
+// AttnLaunch (the kernel, its constexprs, dtypes, num_warps, num_stages) and a target into the
+// buffers Triton's allocator places, with the shared rule libraries of the GEMM families
+// (src/model/triton_layout.* for register layouts and convert scratch, triton_allocator.* for
+// the placement). docs/triton-attention-model.md states the rules and what they rest on.
+//
+// Paths of Triton are relative to triton-lang/triton at acd81049917c62aa156fff2669ae25664048ac77
+// (the 3.6.0 wheel's sources, docs/triton-model.md "Source version").
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "kernels.hpp"
+#include "launch.hpp"
+#include "model/triton_allocator.hpp"
+#include "model/triton_layout.hpp"
+#include "tilefit/model/dtype.hpp"
+
+namespace tilefit::model::attention {
+namespace {
+
+using triton::Buffers;
+using triton::Flat;
+
+int log2i(long long x) {
+  return x <= 1 ? 0 : 63 - __builtin_clzll(static_cast<unsigned long long>(x));
+}
+bool pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// TRITON_MAX_TENSOR_NUMEL (python/triton/language/_utils.py).
+constexpr long long kMaxTensorNumel = 1 << 20;
+
+// Abstract program points of the allocator's live ranges (only their order matters): before
+// the KV loop, the loop body's points in program order, the epilogue.
+constexpr int kQ = 5, kLoop = 10, kLoopEnd = 100, kEpilogue = 150;
+
+// ---------------------------------------------------------------------------------------------
+// Register layouts of the loads (the Coalesce pass: lib/Dialect/TritonGPU/Transforms/
+// CoalesceUtils.cpp:17-93 with Transforms/Utility.cpp getNumElementsPerThread) — as
+// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/triton-model.md §3).
+// ---------------------------------------------------------------------------------------------
+
+long long per_thread(long long numel, long long contig, int bits, int num_warps) {
+  const long long by_align = 16 / std::max(bits / 8, 1);
+  long long per = std::min({by_align, contig, static_cast<long long>(128 / std::max(bits, 1))});
+  return std::min(per, std::max(numel / (32LL * num_warps), 1LL));
+}
+
+triton::Blocked blocked_get(int rank, const std::array<long long, 2>& shape,
+                            const std::array<long long, 2>& spt, const std::array<int, 2>& order,
+                            int num_warps) {
+  std::array<long long, 2> tpw{1, 1}, wpc{1, 1};
+  long long rem_lanes = 32, rem_threads = 32LL * num_warps, rem_warps = num_warps;
+  long long prev_l = 1, prev_w = 1;
+  for (int k = 0; k + 1 < rank; ++k) {
+    const int i = order[k];
+    long long tpc = std::min(std::max(rem_threads, 1LL), std::max(1LL, shape[i] / spt[i]));
+    tpc = std::max(tpc, 1LL);
+    tpw[i] = std::min(tpc, rem_lanes);
+    wpc[i] = std::min(std::max(tpc / tpw[i], 1LL), rem_warps);
+    rem_warps /= wpc[i];
+    rem_lanes /= tpw[i];
+    rem_threads /= tpc;
+    prev_l *= tpw[i];
+    prev_w *= wpc[i];
+  }
+  const int last = order[rank - 1];
+  tpw[last] = 32 / prev_l;
+  wpc[last] = num_warps / prev_w;
+  triton::Blocked b;
+  b.rank = rank;
+  b.order = order;
+  for (int d = 0; d < rank; ++d) {
+    b.spt[d] = log2i(spt[d]);
+    b.tpw[d] = log2i(tpw[d]);
+    b.wpc[d] = log2i(wpc[d]);
+  }
+  return b;
+}
+
+/// The coalesced blocked layout of a [rows, cols] access contiguous along `contig_dim`.
+triton::Blocked coalesced(long long rows, long long cols, int contig_dim, int bits, int w) {
+  const std::array<long long, 2> shape{rows, cols};
+  std::array<long long, 2> spt{1, 1};
+  spt[contig_dim] = per_thread(rows * cols, shape[contig_dim], bits, w);
+  return blocked_get(2, shape, spt, {contig_dim, 1 - contig_dim}, w);
+}
+Flat flat(const triton::Blocked& b, long long rows, long long cols) {
+  return triton::blocked_layout(b, {log2i(rows), log2i(cols)}, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The MMA of the two dots (lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp
+// getMMAVersionSafe / warpsPerTileV2; lib/Analysis/Utility.cpp supportMMA).
+// ---------------------------------------------------------------------------------------------
+
+struct Mma {
+  int version = 2;                   ///< 2 mma.sync, 3 wgmma, 5 tcgen05
+  std::array<long long, 2> warps{};  ///< warpsPerCTA of the accumulators (v2)
+};
+
+/// Both dots of a chained pair get the same MMA: warpsPerTileV2 with a chained dot puts every
+/// warp along the larger of the dot's M and N (`shape[0] >= shape[1] ? {W, 1} : {1, W}`),
+/// and the second dot reuses the first's warpsPerCTA (AccelerateMatmul.cpp warpsPerTileV2).
+/// wgmma (sm_90) needs num_warps % 4 == 0, M % 64 == 0 and K >= 256 / bits of every dot;
+/// tcgen05 (sm_100/103) num_warps 4 or 8 and M % 64 == 0 (supportMMA).
+Mma mma_of(const AttnProgram& p, int cc, int w, int dot_bits) {
+  Mma m;
+  // The PV dot [m, dv] is rewritten first (measured: warpsPerCTA follows m vs dv, e.g. [1, 8]
+  // for vLLM's prefill 128x128 with head 512, [8, 1] for head 128), the QK dot reuses it.
+  m.warps = p.m >= p.dv ? std::array<long long, 2>{w, 1} : std::array<long long, 2>{1, w};
+  const bool hopper = cc >= 90 && cc < 100, blackwell = cc >= 100 && cc < 110;
+  const long long kmin = 256 / dot_bits;
+  const bool ks = p.d >= kmin && p.n >= kmin && (p.dpe == 0 || p.dpe >= kmin);
+  if (hopper && w % 4 == 0 && p.m % 64 == 0 && ks) m.version = 3;
+  if (blackwell && (w == 4 || w == 8) && p.m % 64 == 0 && ks) m.version = 5;
+  return m;
+}
+
+/// Scratch bytes of a ttg.convert_layout when it needs shared memory (0 when it stays in
+/// registers or is a warp shuffle): lib/Analysis/Utility.cpp cvtNeedsSharedMemory with the
+/// swizzled scratch size of lib/Tools/GenericSwizzling.cpp (triton_layout.hpp).
+Bytes cvt_bytes(const Flat& src, const Flat& dst, int bits, int cc) {
+  return triton::cvt_scratch_if_needed(src, dst, bits, cc) * (bits / 8);
+}
+
+/// tt.reduce's scratch (lib/Analysis/Utility.cpp ReduceOpHelper): a reduction along `axis` whose
+/// unique data spans `warps_axis` warps goes through shared memory, srcShape with the axis
+/// replaced by that warp count, 4-byte (f32) elements; within a warp it needs none.
+Bytes reduce_bytes(long long rows, long long cols, int axis, long long warps_axis) {
+  if (warps_axis <= 1) return 0;
+  return (axis == 0 ? warps_axis * cols : rows * warps_axis) * 4;
+}
+
+/// tt.trans of a register tensor: the same linear layout with the out-dimensions swapped
+/// (inferTransOpEncoding, lib/Dialect/TritonGPU/IR/Dialect.cpp); `dim0_log2` is log2 of the
+/// first out-dimension before the transposition (as src/model/triton_gemm.cpp's transposed()).
+Flat transposed(const Flat& f, int dim0_log2) {
+  Flat t = f;
+  const int dim1_log2 = f.dim - dim0_log2;
+  const std::uint32_t low = (1u << dim0_log2) - 1;
+  for (int in = 0; in < triton::kInDims; ++in)
+    for (int i = 0; i < f.n[in]; ++i)
+      t.b[in][i] = (f.b[in][i] >> dim0_log2) | ((f.b[in][i] & low) << dim1_log2);
+  return t;
+}
+
+/// NVMMASharedEncodingAttr's swizzle from the contiguous bytes of a row (TritonGPUAttrDefs.td
+/// 420-451) and its alignment 128 * max(swizzle / 16, 1) (as src/model/triton_gemm.cpp).
+Bytes nvmma_align(long long contig_bytes) {
+  int swizzle = 0;
+  if (contig_bytes >= 128 && contig_bytes % 128 == 0)
+    swizzle = 128;
+  else if (contig_bytes >= 64 && contig_bytes % 64 == 0)
+    swizzle = 64;
+  else if (contig_bytes >= 32 && contig_bytes % 32 == 0)
+    swizzle = 32;
+  return 128 * (swizzle != 0 ? swizzle / 16 : 1);
+}
+
+struct Ctx {
+  const AttnLaunch& l;
+  const AttnProgram& p;
+  int cc, w, s;
+};
+
+/// The K loop of a two-dot kernel: its buffers at num_stages `s`.
+/// Returns whether the pipeliner buffers any load (num_stages matters).
+bool two_dot(const Ctx& c, Buffers& bufs) {
+  const AttnProgram& p = c.p;
+  // The dots' operand type: vLLM casts K/V to q's type ((k.to(f32) * k_scale).to(q.dtype),
+  // triton_decode_attention.py:389; _cast_kv_tile in triton_unified_attention.py; prefix_prefill.py
+  // :282); SGLang casts q to the cache's type (q.to(k.dtype): decode_attention.py:483,
+  // extend_attention.py:256, 692).
+  const bool sglang = c.l.kernel == AttnKernel::SglangDecodeGroupedStage1 ||
+                      c.l.kernel == AttnKernel::SglangExtend ||
+                      c.l.kernel == AttnKernel::SglangExtendUnified;
+  const DType dot_t = sglang ? c.l.kv_dtype : c.l.q_dtype;
+  // A cast with a scale, (x.to(f32) * scale).to(t), keeps the loaded tile in registers and the
+  // cast copy is what the dot reads from shared memory; a plain x.to(t) of a load feeding a dot
+  // is moved after the dot operand's conversion (OptimizeDotOperands.cpp HoistLayoutConversion)
+  // and costs nothing. vLLM's unified kernel scales only in KV_QUANT_MODE 1.
+  const bool scaled =
+      c.l.kernel == AttnKernel::VllmDecodeGroupedStage1 ||
+      c.l.kernel == AttnKernel::VllmPrefixPrefill ||
+      c.l.kernel == AttnKernel::VllmPrefixPrefillAlibi ||
+      (c.l.kernel == AttnKernel::VllmUnified && c.l.get("KV_QUANT_MODE").value_or(0) == 1);
+  const bool kv_cast = c.l.kv_dtype != dot_t && scaled;
+  // sm_75: Triton 3.6 has no mma for Turing (getMMAVersionSafe / supportMMA): the dots are FMA
+  // dots on f32 operands (TTGIR: dot_op parents are #blocked, inputPrecision = tf32), and the
+  // software pipeliner does not run below sm_80 (backend/compiler.py make_ttgir).
+  const bool fma = c.cc < 80;
+  const int dot_bits = fma ? 32 : bits(dot_t);
+  const Mma mma = mma_of(p, c.cc, c.w, dot_bits);
+  const int kb = p.kv_bits / 8;
+  // fp8 dots of mma.sync are promoted to f16 in registers except on sm_89 and sm_120
+  // (AccelerateMatmul.cpp mmav2SupportsFp8Operands, docs/triton-model.md §2): the operands that
+  // are computed, not loaded (the cast Q, P), reach shared memory as f16.
+  const bool promoted = !fma && mma.version == 2 && dot_bits == 8 && c.cc != 89 && c.cc != 120;
+  const int db0 = promoted ? 2 : dot_bits / 8;
+  const int db = db0;
+  const Bytes k_tile = p.d * p.n, kpe_tile = p.dpe * p.n, v_tile = p.n * p.dv;
+
+  if (fma) {
+    // Every operand is a local_alloc + local_load in the loop (ReduceDataDuplication); Q and
+    // Qpe are live with K until their dots, P and V each alone (observed on every sm_75 row).
+    bufs.add(p.m * p.d * db, 16, 20, 23, Component::A);
+    bufs.add(p.m * p.dpe * db, 16, 20, 25, Component::A);
+    bufs.add(k_tile * db, 16, 21, 23, Component::B);
+    bufs.add(kpe_tile * db, 16, 24, 25, Component::B);
+    bufs.add(p.m * p.n * db, 16, 30, 31, Component::LayoutConversion);
+    bufs.add(v_tile * db, 16, 31, 32, Component::B);
+    bufs.add(reduce_bytes(p.m, p.n, 1, 1), 128, 26, 27, Component::LayoutConversion);
+    return false;
+  }
+
+  // ---- which loads the pipeliner buffers (Pipeliner/AssignLatencies.cpp) -------------------
+  // Loads that feed a tl.dot are candidates when every user can take a shared encoding
+  // (canHaveSharedEncoding): MLA's K without a cast feeds both the QK dot and tl.trans for the
+  // PV dot, so it is not buffered (its Kpe is); a cast K (fp8 cache) has one user, the cast,
+  // and is buffered raw. A load of fewer than 32 bits per thread is not; every kept load gets
+  // latency num_stages - 1 and, with mma.sync, that many copies.
+  const long long vec_k = per_thread(p.d * p.n, p.d, p.kv_bits, c.w);
+  const bool can = c.s > 1 && vec_k * p.kv_bits >= 32;
+  const bool k_pipe = can && (!p.v_from_k || kv_cast);
+  const bool kpe_pipe = can && p.dpe > 0;
+  const bool v_pipe = can && !p.v_from_k;
+  // The page-table (block-table, kv_indices) load the K/V addresses come from is one
+  // indirection level up: kept when num_stages - 1 > 1, and then every kept load's latency is
+  // (num_stages - 1) / 2 (loadOpsToIndirectionLevel, assignLatencies). It is buffered too, one
+  // [BLOCK_N] i32 buffer per use (the K and the V address), as measured.
+  const bool idx_pipe = (k_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
+  const int latency = idx_pipe ? (c.s - 1) / 2 : c.s - 1;
+  // tcgen05 (sm_100/103): the operands are NVMMA-shared (aligned 128 B x swizzle / 16,
+  // lib/Dialect/TritonGPU/IR/Dialect.cpp; docs/triton-model.md §4.2), each MMA waits on an
+  // mbarrier (8 B, TritonNvidiaGPU MMAv5 lowering), and a buffered operand keeps one more copy
+  // (the MMA's wait sits one stage later, LowerLoops.cpp).
+  const bool v5 = mma.version == 5;
+  const int nbuf = v5 ? latency + 1 : latency;
+  auto al = [&](long long contig_bytes) -> Bytes { return v5 ? nvmma_align(contig_bytes) : 16; };
+
+  // Q (and Qpe): the first dots' A operands, loaded once; their shared copies live across the
+  // loop (local_alloc before it, local_load in it).
+  // With two loops Q serves both (until the last loop's end), except SGLang's prefix-loop
+  // copy q.to(k.dtype) when that is another type (then only the first loop).
+  const int loops_n = std::max(p.loops, 1);
+  const bool q_first_only =
+      c.l.kernel == AttnKernel::SglangExtend && loops_n == 2 && c.l.q_dtype != dot_t;
+  const int q_end = q_first_only ? kLoopEnd : kLoop + (loops_n - 1) * 200 + kLoopEnd - kLoop;
+  bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
+  bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, q_end, Component::A);
+
+  const int loops = std::max(p.loops, 1);
+  // SGLang's extend kernel: the second loop runs over the new tokens (K_Extend / V_Extend, in
+  // the activation type, contiguous) with tl.dot(q, k) — q itself, no cast (extend_attention.py
+  // :394): its own copy of Q when the prefix loop's q.to(k.dtype) differs, live across both.
+  const bool extend2 = c.l.kernel == AttnKernel::SglangExtend && loops == 2;
+  if (extend2 && c.l.q_dtype != dot_t) {
+    const int qb = bits(c.l.q_dtype) / 8;
+    bufs.add(p.m * p.d * qb, al(p.d * qb), kQ - 1, kLoop + 200 + kLoopEnd - kLoop, Component::A);
+  }
+  const Bytes kb0 = kb;
+  const int latency0 = latency, nbuf0 = nbuf;
+  const bool idx0 = idx_pipe;
+  for (int li = 0; li < loops; ++li) {
+    const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
+    const int end = base + kLoopEnd - kLoop;
+    // The loop's own types and buffering (the extend loop: q's type, not paged).
+    const bool ext = extend2 && li == 1;
+    const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
+    const bool idx_pipe = ext ? false : idx0;
+    const int latency = ext ? c.s - 1 : latency0;
+    const int nbuf = ext ? (v5 ? c.s : c.s - 1) : nbuf0;
+    const int db = ext ? bits(c.l.q_dtype) / 8 : db0;
+    if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
+    if (kpe_pipe)
+      bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
+    if (v_pipe)
+      bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
+    // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
+    // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
+    if (idx_pipe && li < p.paged_loops) {
+      const int uses = sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
+      for (int u = 0; u < uses; ++u)
+        bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
+    }
+    // In-loop copies the dots read: K (cast, or not buffered) until the QK dot; with MLA also
+    // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
+    // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
+    const int k0 = base + 20, pv = base + 30;
+    if (kv_cast)
+      bufs.add(k_tile * db, al(p.d * db), k0, k0 + 2, Component::B);
+    else if (!k_pipe)
+      bufs.add(k_tile * kb, al(p.d * kb), k0, k0 + 2, Component::B);
+    if (v5) {
+      bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
+      bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
+    }
+    if (p.v_from_k) {
+      if (kv_cast)
+        bufs.add(v_tile * db, 16, k0, pv + 2, Component::B);
+      else {
+        // V = tl.trans(K) in the PV dot's B-operand layout: a convert_layout of the loaded K
+        // ([d, n] contiguous along d) to the transposed dot-operand layout (TTGIR: #linear).
+        const std::array<int, 2> wl{log2i(mma.warps[0]), log2i(mma.warps[1])};
+        const Flat src = flat(coalesced(p.d, p.n, 0, p.kv_bits, c.w), p.d, p.n);
+        const Flat dst = transposed(triton::dot_operand_layout(1, log2i(std::max(32 / dot_bits, 1)),
+                                                               wl, {log2i(p.n), log2i(p.dv)}),
+                                    log2i(p.n));
+        bufs.add(cvt_bytes(src, dst, p.kv_bits, c.cc), 128, k0 + 1, k0 + 2,
+                 Component::LayoutConversion);
+      }
+    }
+    if (p.dpe > 0 && (!kpe_pipe || kv_cast))
+      bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
+    // vLLM's unified kernel with a sliding window masks V (V = tl.where(sw_mask_v, V, 0.0),
+    // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
+    const bool v_masked =
+        c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
+    if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
+      bufs.add(v_tile * db, al(p.dv * db), pv, pv + 2, Component::B);
+    // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
+    // a local_alloc + local_load when that conversion needs shared memory
+    // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
+    // (warpsPerTileV2 of a chained dot, M >= N) it stays in registers.
+    {
+      triton::Accumulator acc;
+      acc.version = 2;
+      acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
+      const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.n)});
+      const Flat dst = triton::dot_operand_layout(0, log2i(std::max(32 / dot_bits, 1)), acc.warps,
+                                                  {log2i(p.m), log2i(p.n)});
+      if (mma.version == 2 && triton::cvt_needs_smem(src, dst))
+        bufs.add(p.m * p.n * db, 16, pv + 1, pv + 2, Component::LayoutConversion);
+    }
+    // softmax: tl.max / tl.sum along the KV axis, across the warps that split it
+    bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
+             Component::LayoutConversion);
+  }
+  // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout.
+  if (mma.version == 2) {
+    triton::Accumulator acc;
+    acc.version = 2;
+    acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
+    const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
+    const Flat dst = flat(coalesced(p.m, p.dv, 1, p.store_bits, c.w), p.m, p.dv);
+    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, kEpilogue, kEpilogue + 1,
+             Component::LayoutConversion);
+  }
+  return k_pipe || kpe_pipe || v_pipe;
+}
+
+/// The decode kernel without tl.dot (triton_decode_attention.py:69-207): k [BLOCK_N,
+/// BLOCK_DMODEL] in its coalesced layout, qk = tl.sum(q * k, 1) (within a warp: the row is
+/// split over lanes), tl.max(qk, 0) and tl.sum(p, 0) over the warps, tl.sum(p[:, None] * v, 0)
+/// across the warps that split BLOCK_N, and the [BLOCK_DV] result converted to the store's
+/// layout. The loop has no tl.dot: nothing is pipelined (AssignLatencies.cpp
+/// loadOpsToIndirectionLevel starts from the dots; `range` carries no num_stages attribute).
+void vector_dot(const Ctx& c, Buffers& bufs) {
+  const AttnProgram& p = c.p;
+  const triton::Blocked kl = coalesced(p.vec_n, p.vec_d, 1, p.kv_bits, c.w);
+  const triton::Blocked vl = coalesced(p.vec_n, p.vec_dv, 1, p.kv_bits, c.w);
+  const long long wk0 = 1LL << kl.wpc[0], wv0 = 1LL << vl.wpc[0];
+  bufs.add(reduce_bytes(p.vec_n, 1, 0, wk0), 128, 20, 21, Component::LayoutConversion);
+  bufs.add(reduce_bytes(p.vec_n, p.vec_dv, 0, wv0), 128, 30, 31, Component::LayoutConversion);
+}
+
+}  // namespace
+
+KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
+  KernelSmem r;
+  const std::string kname(kernel_function(l.kernel));
+  if (arch < 75 || arch >= 130) {
+    why.reject([&] { return diag(Code::attn_arch_unknown).arch("arch", arch); });
+    r.invalid = true;
+    return r;
+  }
+  AttnProgram p;
+  std::string_view missing;
+  if (!program_of(l, p, missing)) {
+    why.reject([&] {
+      return diag(Code::attn_missing_constexpr).name("kernel", kname).name("name", missing);
+    });
+    r.invalid = true;
+    return r;
+  }
+  const int w = l.num_warps, s = std::max(l.num_stages, 1);
+  if (!pow2(w) || w > 32) {
+    why.reject(
+        [&] { return diag(Code::attn_num_warps).name("kernel", kname).integer("num_warps", w); });
+    r.invalid = true;
+  }
+  // fp8e4nv from capability 89 on (third_party/nvidia/backend/compiler.py:186-190).
+  const std::array<std::pair<const char*, DType>, 3> tensors{
+      {{"q", l.q_dtype}, {"kv", l.kv_dtype}, {"out", l.out_dtype}}};
+  for (const auto& [name, t] : tensors)
+    if (arch < 89 && (t == DType::E4M3 || t == DType::E5M2) && !r.invalid) {
+      why.reject([&, name = name] {
+        return diag(Code::attn_fp8_needs_sm89)
+            .name("kernel", kname)
+            .name("tensor", name)
+            .arch("arch", arch);
+      });
+      r.invalid = true;
+    }
+  if (p.shape == Shape::TwoDot) {
+    const std::array<std::pair<const char*, long long>, 5> blocks{{{"BLOCK_M", p.m},
+                                                                   {"BLOCK_DMODEL", p.d},
+                                                                   {"BLOCK_N", p.n},
+                                                                   {"BLOCK_DV", p.dv},
+                                                                   {"BLOCK_DPE", p.dpe}}};
+    for (const auto& [name, v] : blocks)
+      if ((v != 0 || std::string_view(name) != "BLOCK_DPE") && !pow2(v) && !r.invalid) {
+        why.reject([&, name = name, v = v] {
+          return diag(Code::attn_block_not_power_of_two)
+              .name("kernel", kname)
+              .name("block", name)
+              .integer("value", v);
+        });
+        r.invalid = true;
+      }
+    const int dot_bits = l.kernel == AttnKernel::SglangDecodeGroupedStage1 ? p.kv_bits : p.q_bits;
+    const long long kmin = dot_bits == 8 ? 32 : 16;
+    const std::array<std::pair<const char*, long long>, 3> ks{
+        {{"BLOCK_DMODEL", p.d}, {"BLOCK_DPE", p.dpe}, {"BLOCK_N", p.n}}};
+    for (const auto& [name, v] : ks)
+      if (v != 0 && v < kmin && !r.invalid) {
+        why.reject([&, name = name, v = v] {
+          return diag(Code::attn_dot_min)
+              .name("kernel", kname)
+              .name("block", name)
+              .integer("value", v)
+              .integer("min", kmin)
+              .integer("bits", dot_bits);
+        });
+        r.invalid = true;
+      }
+    for (const auto& [name, numel] : std::array<std::pair<const char*, long long>, 3>{
+             {{"K", p.d * p.n}, {"V", p.n * p.dv}, {"Q", p.m * p.d}}})
+      if (numel > kMaxTensorNumel && !r.invalid) {
+        why.reject([&, name = name, numel = numel] {
+          return diag(Code::attn_tensor_too_large)
+              .name("kernel", kname)
+              .name("block", name)
+              .integer("numel", numel);
+        });
+        r.invalid = true;
+      }
+  }
+  if (r.invalid) return r;
+
+  Buffers bufs;
+  const Ctx c{l, p, arch, w, s};
+  bool pipelines = false;
+  switch (p.shape) {
+    case Shape::TwoDot:
+      pipelines = two_dot(c, bufs);
+      break;
+    case Shape::VectorDot:
+      vector_dot(c, bufs);
+      break;
+    case Shape::Combine:
+      // reduce_segments (triton_unified_attention.py): segm_output [NUM_SEGMENTS_PER_SEQ,
+      // HEAD_SIZE_PADDED] f32 in its coalesced layout, tl.sum over the segments (axis 0)
+      // through shared memory when warps split that axis; stage 2 of the split decodes
+      // reduces nothing (a loop over the splits on [BLOCK_DV] vectors): no shared memory.
+      if (p.vec_n > 1) {
+        const triton::Blocked b = coalesced(p.vec_n, p.vec_dv, 1, 32, w);
+        bufs.add(reduce_bytes(p.vec_n, p.vec_dv, 0, 1LL << b.wpc[0]), 128, 20, 21,
+                 Component::LayoutConversion);
+      }
+      break;
+  }
+  // num_stages matters when another stage count would buffer differently: a two-dot loop
+  // whose K load can be buffered.
+  r.stages_matter = p.shape == Shape::TwoDot && arch >= 80 &&
+                    (pipelines || per_thread(p.d * p.n, p.d, p.kv_bits, w) * p.kv_bits >= 32);
+  if (!r.stages_matter)
+    why.note([&] {
+      return diag(Code::attn_stages_no_effect).name("kernel", kname).integer("stages", s);
+    });
+
+  const Bytes total = triton::allocate(bufs);
+  // The breakdown: the buffers live at the peak (triton_gemm.cpp's rule).
+  int best_point = -1;
+  Bytes best_sum = -1;
+  for (int i = 0; i < bufs.n; ++i) {
+    const int t = bufs.b[i].start;
+    Bytes top = 0, sum = 0;
+    for (int j = 0; j < bufs.n; ++j)
+      if (bufs.b[j].start <= t && t < bufs.b[j].end) {
+        top = std::max(top, bufs.b[j].offset + bufs.b[j].size);
+        sum += bufs.b[j].size;
+      }
+    if (top == total && sum > best_sum) {
+      best_sum = sum;
+      best_point = t;
+    }
+  }
+  Field f;
+  f.size = total;
+  f.align = 16;
+  Bytes attributed = 0;
+  for (int i = 0; i < bufs.n && best_point >= 0; ++i) {
+    const triton::Buffer& b = bufs.b[i];
+    if (b.start <= best_point && best_point < b.end) {
+      f.parts[static_cast<int>(b.part)] += b.size;
+      f.mask |= 1u << static_cast<int>(b.part);
+      attributed += b.size;
+    }
+  }
+  if (total > attributed) {
+    f.parts[static_cast<int>(Component::Padding)] += total - attributed;
+    f.mask |= 1u << static_cast<int>(Component::Padding);
+  }
+  r.storage.kernel = f;
+  return r;
+}
+
+}  // namespace tilefit::model::attention

@@ -1,0 +1,317 @@
+// The triton_attention kernel model (src/model/families/triton_attention/kernel_model.cpp)
+// against Triton 3.6's CompiledKernel.metadata.shared of every measured attention launch
+// (attnmeasure's rows: the "launch" of each row gives the AttnLaunch, "cc" the target), plus
+// hand-computed cases and invariants.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "model/families/triton_attention/kernels.hpp"
+#include "model/families/triton_attention/launch.hpp"
+#include "test_support.hpp"
+
+namespace tfm = tilefit::model;
+namespace ta = tilefit::model::attention;
+
+namespace {
+
+/// The measured rows: the committed data file, else $TILEFIT_ATTN_ROWS.
+std::string rows_path() {
+  if (const char* e = std::getenv("TILEFIT_ATTN_ROWS")) return e;
+  return tilefit::test::attention_rows_path();
+}
+
+std::optional<tfm::DType> dtype_of(const std::string& s) {
+  if (s == "bf16" || s == "bfloat16") return tfm::DType::BF16;
+  if (s == "f16" || s == "float16" || s == "fp16") return tfm::DType::F16;
+  if (s == "f32" || s == "float32") return tfm::DType::F32;
+  if (s == "fp8_e4m3" || s == "e4m3" || s == "float8_e4m3fn") return tfm::DType::E4M3;
+  if (s == "fp8_e5m2" || s == "e5m2") return tfm::DType::E5M2;
+  return std::nullopt;
+}
+
+std::optional<ta::AttnKernel> kernel_of(const std::string& engine, const std::string& file,
+                                        const std::string& fn) {
+  const bool sg = engine.rfind("sglang", 0) == 0 || file.find("sglang") != std::string::npos;
+  using K = ta::AttnKernel;
+  if (file.find("triton_decode_attention") != std::string::npos ||
+      (file.find("decode_attention") != std::string::npos)) {
+    if (fn == "_fwd_kernel_stage1") return sg ? K::SglangDecodeStage1 : K::VllmDecodeStage1;
+    if (fn == "_fwd_grouped_kernel_stage1")
+      return sg ? K::SglangDecodeGroupedStage1 : K::VllmDecodeGroupedStage1;
+    if (fn == "_fwd_kernel_stage2") return sg ? K::SglangDecodeStage2 : K::VllmDecodeStage2;
+  }
+  if (file.find("unified_attention") != std::string::npos) {
+    if (fn == "kernel_unified_attention") return K::VllmUnified;
+    if (fn == "reduce_segments") return K::VllmReduceSegments;
+  }
+  if (file.find("prefix_prefill") != std::string::npos)
+    return fn == "_fwd_kernel_alibi" ? K::VllmPrefixPrefillAlibi : K::VllmPrefixPrefill;
+  if (file.find("extend_attention") != std::string::npos)
+    return fn == "_fwd_kernel_unified" ? K::SglangExtendUnified : K::SglangExtend;
+  if (file.find("prefill_attention") != std::string::npos)
+    return sg ? K::SglangPrefill : K::VllmPrefill;
+  return std::nullopt;
+}
+
+struct Row {
+  std::string id, group;
+  ta::AttnLaunch launch;
+  int cc = 0;
+  bool ok = false, holdout = false;
+  long long shared = 0;
+};
+
+std::vector<Row> read_rows(const std::string& path) {
+  std::vector<Row> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const auto j = nlohmann::json::parse(line);
+    if (!j.contains("launch") || !j["launch"].is_object()) continue;
+    const auto& L = j["launch"];
+    Row r;
+    r.id = j.value("id", std::string());
+    const auto k = kernel_of(j.value("engine", std::string()), L.value("file", std::string()),
+                             L.value("kernel", std::string()));
+    if (!k) continue;
+    r.launch.kernel = *k;
+    static const std::map<std::string, std::string_view> stages{
+        {"stage1", "stage1"}, {"stage2", "stage2"}, {"main", "main"}, {"reduce", "reduce"}};
+    const auto st = stages.find(L.value("stage", std::string("main")));
+    r.launch.stage = st == stages.end() ? std::string_view("main") : st->second;
+    for (const char* key : {"constexprs", "specialised_ints"}) {
+      if (!L.contains(key) || !L[key].is_object()) continue;
+      for (const auto& [name, v] : L[key].items()) {
+        if (v.is_boolean())
+          r.launch.constexprs.emplace_back(name, v.get<bool>() ? 1.0 : 0.0);
+        else if (v.is_number())
+          r.launch.constexprs.emplace_back(name, v.get<double>());
+      }
+    }
+    r.launch.num_warps = L.value("num_warps", 4);
+    r.launch.num_stages = L.value("num_stages", 3);
+    auto dt = [&](const char* key, tfm::DType d) {
+      if (!L.contains(key) || !L[key].is_string()) return d;
+      return dtype_of(L[key].get<std::string>()).value_or(d);
+    };
+    r.launch.q_dtype = dt("q_dtype", tfm::DType::BF16);
+    r.launch.kv_dtype = dt("kv_dtype", r.launch.q_dtype);
+    r.launch.out_dtype = dt("out_dtype", r.launch.q_dtype);
+    r.cc = j.value("cc", 0);
+    r.ok = j.value("status", std::string()) == "ok";
+    r.shared = j.contains("shared") && j["shared"].is_number() ? j["shared"].get<long long>() : 0;
+    r.holdout = j.value("holdout", false);
+    const int cc = r.cc;
+    const char* cls = cc < 80    ? "sm75"
+                      : cc < 90  ? "sm80-89"
+                      : cc < 100 ? "sm90"
+                      : cc < 110 ? "sm100"
+                                 : "sm120";
+    r.group = std::string(ta::kernel_function(*k)) +
+              (L.value("file", std::string()).find("sglang") != std::string::npos ||
+                       j.value("engine", std::string()).rfind("sglang", 0) == 0
+                   ? " (sglang)"
+                   : " (vllm)") +
+              " " + cls;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+/// The committed rows (tests/data/attention-triton-3.6.tar.xz): 1813 launches, 212 of them
+/// hold-out; the model's exact count on the 1601 others.
+constexpr int kMeasuredInSample = 1601;
+constexpr int kExactInSampleFloor = 1455;
+
+TEST(AttentionKernelModel, MeasuredRows) {
+  const std::string path = rows_path();
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no measured rows at " << path;
+  const auto rows = read_rows(path);
+  ASSERT_FALSE(rows.empty());
+  std::map<std::string, std::array<int, 4>> by_group;  // exact, total, hold-out exact, total
+  int exact = 0, total = 0, h_exact = 0, h_total = 0;
+  std::ostringstream misses;
+  int shown = 0;
+  for (const Row& r : rows) {
+    tfm::Findings why(true);
+    const ta::KernelSmem k = ta::kernel_smem(r.launch, r.cc, why);
+    const bool good = r.ok ? (!k.invalid && k.storage.kernel.size == r.shared) : k.invalid;
+    if (r.holdout) {
+      ++h_total;
+      h_exact += good;
+      by_group[r.group][2] += good;
+      by_group[r.group][3] += 1;
+      continue;
+    }
+    ++total;
+    exact += good;
+    auto& g = by_group[r.group];
+    g[0] += good;
+    g[1] += 1;
+    if (!good && shown < 400) {
+      ++shown;
+      misses << r.id << " " << r.group << " cc" << r.cc << " w" << r.launch.num_warps << " s"
+             << r.launch.num_stages << " q" << tfm::dtype_name(r.launch.q_dtype) << " kv"
+             << tfm::dtype_name(r.launch.kv_dtype) << " measured "
+             << (r.ok ? std::to_string(r.shared) : "invalid") << " model "
+             << (k.invalid ? "invalid" : std::to_string(k.storage.kernel.size)) << " |";
+      for (const auto& [n, v] : r.launch.constexprs) misses << " " << n << "=" << v;
+      misses << "\n";
+    }
+  }
+  std::ostringstream summary;
+  for (const auto& [g, v] : by_group)
+    summary << "  " << g << ": " << v[0] << "/" << v[1] << " (hold-out " << v[2] << "/" << v[3]
+            << ")\n";
+  std::cout << "attention rows: " << exact << "/" << total << " exact in-sample, " << h_exact << "/"
+            << h_total << " hold-out\n"
+            << summary.str();
+  if (std::getenv("TILEFIT_ATTN_MISSES")) std::cout << misses.str();
+  // Not every launch is modelled exactly yet (docs/triton-attention-model.md lists what is
+  // not): the test holds the measured score as a floor, so a change that loses a row fails.
+  // The hold-out rows are reported, never tuned on.
+  if (total == kMeasuredInSample)
+    EXPECT_GE(exact, kExactInSampleFloor) << misses.str().substr(0, 20000);
+}
+
+namespace {
+
+ta::AttnLaunch mla_decode(tfm::DType kv, int stages) {
+  // vLLM's MLA decode as _decode_grouped_att_m_fwd launches it for Lk 576 / Lv 512
+  // (triton_decode_attention.py:470-570): BLOCK_DMODEL 512, BLOCK_DPE 64, BLOCK_DV 512,
+  // BLOCK_N 32, BLOCK_H 16, num_warps 4, num_stages 2.
+  ta::AttnLaunch l;
+  l.kernel = ta::AttnKernel::VllmDecodeGroupedStage1;
+  l.stage = "stage1";
+  l.constexprs = {{"kv_group_num", 16}, {"q_head_num", 16},   {"BLOCK_DMODEL", 512},
+                  {"BLOCK_DPE", 64},    {"BLOCK_DV", 512},    {"BLOCK_N", 32},
+                  {"BLOCK_H", 16},      {"NUM_KV_SPLITS", 4}, {"PAGE_SIZE", 1},
+                  {"logit_cap", 0},     {"Lk", 576},          {"Lv", 512},
+                  {"IS_MLA", 1}};
+  l.q_dtype = tfm::DType::BF16;
+  l.kv_dtype = kv;
+  l.out_dtype = tfm::DType::BF16;
+  l.num_warps = 4;
+  l.num_stages = stages;
+  return l;
+}
+
+bool has_code(tfm::Findings& f, tfm::Code c) {
+  for (const auto& d : f.reasons())
+    if (d.code == c) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(AttentionKernelModel, Fp8KvNeedsSm89) {
+  tfm::Findings why(true);
+  const auto k = ta::kernel_smem(mla_decode(tfm::DType::E4M3, 2), 86, why);
+  EXPECT_TRUE(k.invalid);
+  EXPECT_TRUE(has_code(why, tfm::Code::attn_fp8_needs_sm89));
+  tfm::Findings ok(true);
+  EXPECT_FALSE(ta::kernel_smem(mla_decode(tfm::DType::E4M3, 2), 89, ok).invalid);
+}
+
+TEST(AttentionKernelModel, BlockBelowDotMinimum) {
+  auto l = mla_decode(tfm::DType::BF16, 2);
+  for (auto& [n, v] : l.constexprs)
+    if (n == "BLOCK_N") v = 8;  // the P·V dot's K
+  tfm::Findings why(true);
+  EXPECT_TRUE(ta::kernel_smem(l, 90, why).invalid);
+  ASSERT_TRUE(has_code(why, tfm::Code::attn_dot_min));
+  EXPECT_EQ(why.reasons()[0].text("block"), "BLOCK_N");
+  EXPECT_EQ(why.reasons()[0].number("min"), 16);
+}
+
+TEST(AttentionKernelModel, MissingConstexprNamesIt) {
+  auto l = mla_decode(tfm::DType::BF16, 2);
+  std::erase_if(l.constexprs, [](const auto& kv) { return kv.first == "BLOCK_H"; });
+  tfm::Findings why(true);
+  EXPECT_TRUE(ta::kernel_smem(l, 90, why).invalid);
+  ASSERT_TRUE(has_code(why, tfm::Code::attn_missing_constexpr));
+  EXPECT_EQ(why.reasons()[0].text("name"), "BLOCK_H");
+}
+
+TEST(AttentionKernelModel, PartsSumToTotal) {
+  for (int cc : {75, 80, 86, 89, 90, 100, 103, 110, 120, 121})
+    for (int s : {1, 2, 3, 4}) {
+      tfm::Findings why(false);
+      const auto k = ta::kernel_smem(mla_decode(tfm::DType::BF16, s), cc, why);
+      if (k.invalid) continue;
+      tfm::Bytes sum = 0;
+      for (tfm::Bytes b : k.storage.kernel.parts) sum += b;
+      EXPECT_EQ(sum, k.storage.kernel.size) << "cc " << cc << " s " << s;
+    }
+}
+
+TEST(AttentionKernelModel, KernelFunctionNames) {
+  EXPECT_EQ(ta::kernel_function(ta::AttnKernel::VllmDecodeGroupedStage1),
+            "_fwd_grouped_kernel_stage1");
+  EXPECT_EQ(ta::kernel_function(ta::AttnKernel::SglangExtendUnified), "_fwd_kernel_unified");
+  EXPECT_EQ(ta::kernel_function(ta::AttnKernel::VllmReduceSegments), "reduce_segments");
+}
+
+// vLLM #46721: the MLA decode with an fp8 cache on sm_120. Hand-computed from the rules
+// (docs/triton-attention-model.md §4): the cast copies of K [512, 32] and of V = trans(K), bf16,
+// 2 x 32768; Q [16, 512] bf16 16384; the raw fp8 K buffer (num_stages 2: one copy) 16384; Qpe
+// [16, 64] bf16 2048; the raw fp8 Kpe buffer [64, 32] 2048.
+TEST(AttentionKernelModel, MlaFp8DecodeOnSm120) {
+  tfm::Findings why(true);
+  const auto s2 = ta::kernel_smem(mla_decode(tfm::DType::E4M3, 2), 120, why);
+  ASSERT_FALSE(s2.invalid);
+  EXPECT_EQ(s2.storage.kernel.size, 2 * 32768 + 16384 + 16384 + 2048 + 2048);  // 102400
+  EXPECT_TRUE(s2.stages_matter);
+  // num_stages 1: nothing buffered, the raw copies go.
+  tfm::Findings why1(true);
+  EXPECT_EQ(ta::kernel_smem(mla_decode(tfm::DType::E4M3, 1), 120, why1).storage.kernel.size,
+            2 * 32768 + 16384 + 2048);  // 83968
+  // BLOCK_N 16 halves every K/V tile.
+  auto l = mla_decode(tfm::DType::E4M3, 2);
+  for (auto& [n, v] : l.constexprs)
+    if (n == "BLOCK_N") v = 16;
+  tfm::Findings why16(true);
+  EXPECT_EQ(ta::kernel_smem(l, 120, why16).storage.kernel.size,
+            2 * 16384 + 16384 + 8192 + 2048 + 1024);  // 60416
+}
+
+// sm_75 has no mma in Triton 3.6: FMA dots on f32 operands, no pipeliner. Gemma head 512
+// grouped decode (BLOCK_H 16, BLOCK_N 32): Q [16, 512] f32 + K [512, 32] f32 live together.
+TEST(AttentionKernelModel, Sm75FmaDotsOnF32) {
+  auto l = mla_decode(tfm::DType::F16, 2);
+  l.q_dtype = l.out_dtype = tfm::DType::F16;
+  l.constexprs = {{"kv_group_num", 2}, {"q_head_num", 8}, {"BLOCK_DMODEL", 512}, {"BLOCK_DPE", 0},
+                  {"BLOCK_DV", 512},   {"BLOCK_N", 32},   {"BLOCK_H", 16},       {"IS_MLA", 0}};
+  tfm::Findings why(true);
+  const auto k = ta::kernel_smem(l, 75, why);
+  ASSERT_FALSE(k.invalid);
+  EXPECT_EQ(k.storage.kernel.size, 16 * 512 * 4 + 512 * 32 * 4);  // 98304
+  EXPECT_FALSE(k.stages_matter);
+}
+
+// The split-decode's second stage reduces nothing across threads: no shared memory, and
+// num_stages changes nothing.
+TEST(AttentionKernelModel, Stage2NeedsNoSharedMemory) {
+  ta::AttnLaunch l;
+  l.kernel = ta::AttnKernel::VllmDecodeStage2;
+  l.stage = "stage2";
+  l.constexprs = {{"NUM_KV_SPLITS", 16}, {"BLOCK_DV", 512}, {"Lv", 512}};
+  for (int cc : {75, 80, 90, 100, 120}) {
+    tfm::Findings why(true);
+    const auto k = ta::kernel_smem(l, cc, why);
+    EXPECT_FALSE(k.invalid);
+    EXPECT_EQ(k.storage.kernel.size, 0);
+    EXPECT_FALSE(k.stages_matter);
+  }
+}
