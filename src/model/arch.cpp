@@ -133,9 +133,7 @@ std::optional<int> parse_arch(std::string_view s) {
   return n;
 }
 
-std::string arch_name(int sm) {
-  return (is_amd(sm) ? "gfx" : "sm_") + std::to_string(sm);
-}
+std::string arch_name(int sm) { return (is_amd(sm) ? "gfx" : "sm_") + std::to_string(sm); }
 
 std::string arch_choices() {
   std::string out;

@@ -21,7 +21,7 @@ enum class AttnOp : std::uint8_t {
   Unified3d,      ///< vLLM kernel_unified_attention, 3D grid (segments) + reduce_segments
   Extend,         ///< SGLang extend_attention_fwd (_fwd_kernel)
   ExtendUnified,  ///< SGLang extend_attention_fwd_unified (_fwd_kernel_unified)
-  Prefill,        ///< vLLM triton_prefill_attention / SGLang prefill_attention context_attention_fwd
+  Prefill,  ///< vLLM triton_prefill_attention / SGLang prefill_attention context_attention_fwd
   PrefixPrefill,  ///< vLLM prefix_prefill context_attention_fwd
 };
 

@@ -31,7 +31,7 @@ enum class AttnKernel : std::uint8_t {
   VllmPrefill,              ///< triton_prefill_attention.py _fwd_kernel
   VllmPrefixPrefill,        ///< prefix_prefill.py _fwd_kernel
   VllmPrefixPrefillAlibi,   ///< prefix_prefill.py _fwd_kernel_alibi
-  SglangDecodeStage1,       ///< python/sglang/kernels/ops/attention/decode_attention.py _fwd_kernel_stage1
+  SglangDecodeStage1,  ///< python/sglang/kernels/ops/attention/decode_attention.py _fwd_kernel_stage1
   SglangDecodeGroupedStage1,  ///< ... _fwd_grouped_kernel_stage1
   SglangDecodeStage2,         ///< ... _fwd_kernel_stage2
   SglangExtend,               ///< extend_attention.py _fwd_kernel
