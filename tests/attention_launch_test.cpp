@@ -109,9 +109,13 @@ TEST(AttentionPresets, BadModelAndTpAreInputErrorsNamingTheField) {
             "a.json: config #0: field \"tp\": 3 does not divide kimi-k2's 64 attention heads; "
             "allowed: a divisor of 64");
   EXPECT_EQ(error_of(R"({"kernel": "triton_attention", "launcher": "vllm",
-                         "model": "llama-3.1-8b", "tp": 16})"),
-            "a.json: config #0: field \"tp\": 16 does not divide llama-3.1-8b's 32 attention "
-            "heads; allowed: a divisor of 32");
+                         "model": "mistral-large-2", "tp": 12})"),
+            "a.json: config #0: field \"tp\": 12 is neither a divisor nor a multiple of "
+            "mistral-large-2's 8 kv heads (vLLM asserts tp_size % num_kv_heads == 0)");
+  // 32 heads over tp 16: 2 per rank; 8 kv heads < 16: one replicated kv head per rank.
+  EXPECT_TRUE(read(R"({"kernel": "triton_attention", "launcher": "vllm",
+                       "model": "llama-3.1-8b", "tp": 16})")
+                  .errors.empty());
   EXPECT_EQ(error_of(R"({"kernel": "triton_attention", "launcher": "vllm", "q_heads": 8,
                          "tp": 2, "head_dim": 128})"),
             "a.json: config #0: field \"tp\": applies only with \"model\" (a preset); per-rank "
@@ -459,17 +463,18 @@ TEST(AttentionStages, StageSelectsOneLaunchAndItIsThePrimary) {
 
 // ---- the measured rows --------------------------------------------------------------------------
 
-/// attnmeasure's launch rows: $TILEFIT_ATTENTION_ROWS, else the dev rows committed here.
+/// attnmeasure's launch rows (dev + full, 1813 launches, trimmed by
+/// tools/attention_launch_rows.py); $TILEFIT_ATTENTION_ROWS names another file of that format.
 std::string rows_path() {
   if (const char* p = std::getenv("TILEFIT_ATTENTION_ROWS")) return p;
-  return test::data_path("attention-launch-dev.jsonl");
+  return test::data_path("attention-launch-rows.jsonl");
 }
 
 TEST(AttentionMeasuredLaunches, EveryRowsLaunchIsInferred) {
   std::ifstream in(rows_path());
   ASSERT_TRUE(in) << rows_path();
   std::string line;
-  int rows = 0, compared = 0, constexprs = 0;
+  int rows = 0, compared = 0, constexprs = 0, alibi = 0;
   std::map<std::string, int> mismatches;
   std::string first;
   while (std::getline(in, line)) {
@@ -478,6 +483,12 @@ TEST(AttentionMeasuredLaunches, EveryRowsLaunchIsInferred) {
     if (!row.contains("launch") || !row["launch"].is_object() ||
         row["launch"].value("stage", "") == "launcher")
       continue;  // the engine refused: no launch recorded
+    // prefix_prefill's ALiBi kernel: the config field `alibi` is attnmeasure's
+    // (AttentionSpec::alibi on its branch); this launcher inference does not read it yet.
+    if (row["config"].contains("alibi")) {
+      ++alibi;
+      continue;
+    }
     ++rows;
     nlohmann::json cfg = row["config"];
     cfg["kernel"] = "triton_attention";
@@ -532,7 +543,8 @@ TEST(AttentionMeasuredLaunches, EveryRowsLaunchIsInferred) {
   for (const auto& [what, n] : mismatches) report += "\n  " + what + ": " + std::to_string(n);
   EXPECT_TRUE(mismatches.empty()) << compared << " launches, " << constexprs
                                   << " constexprs compared; first: " << first << report;
-  EXPECT_GT(rows, 0);
+  EXPECT_GT(rows, 1500);
+  EXPECT_LT(alibi, 100);
   RecordProperty("launches", compared);
 }
 

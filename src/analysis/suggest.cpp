@@ -116,6 +116,10 @@ std::vector<Suggestion> finish(const KernelConfig& cfg, const model::Limits& lim
   std::set<std::string> seen{io::config_json(cfg)};
   for (Move& mv : moves) {
     model::Result r = model::evaluate(mv.config, limits, model::Detail::verdict);
+    // An attention knob that does not change shared memory is no move (a lower num_stages after
+    // it would be the num_stages move, already tried).
+    if (attention && r.smem_bytes && original.smem_bytes && *r.smem_bytes == *original.smem_bytes)
+      continue;
     if (r.status != model::Status::Fits && r.max_stages > 0 &&
         mv.changes.front().field != stages_field) {
       KernelConfig c = mv.config;

@@ -253,9 +253,11 @@ class Decoder {
   void refuse_attention_fields(Members& m) {
     for (const FieldSpec& f : config_fields())
       if (f.dialect == Dialect::attention && m.get(f.name))
-        m.error(f.name,
-                "applies only to \"kernel\": \"triton_attention\" (vLLM's and SGLang's "
-                "Triton attention kernels)");
+        m.error(
+            f.name,
+            std::string("applies only to \"kernel\": \"triton_attention\" (vLLM's "
+                        "and SGLang's Triton attention kernels)") +
+                (f.name == "stage" || f.name == "num_stages" ? "; did you mean \"stages\"?" : ""));
   }
 
   /// A triton_attention config (issue 19): launcher / engine, op, stage, phase, the shape
@@ -475,8 +477,10 @@ class Decoder {
     dtype("act_dtype", a.act_dtype, false);
     dtype("kv_dtype", a.kv_dtype, true);
     dtype("q_dtype", a.q_dtype, true);
-    // ---- the shape as a whole: an unknown model is reported above ----
-    if (m.position("model") == static_cast<std::size_t>(-1) || !a.model.empty()) {
+    // ---- the shape as a whole, once its fields read cleanly (an unknown model is reported
+    // above) ----
+    if (errors_.empty() &&
+        (m.position("model") == static_cast<std::size_t>(-1) || !a.model.empty())) {
       model::AttnShapeError err;
       if (!model::resolve_attn_shape(a, &err)) {
         if (m.position(err.field) == static_cast<std::size_t>(-1))

@@ -200,7 +200,8 @@ constexpr FieldSpec kConfigFields[] = {
     {"max_seq_len", "integer", "`triton_attention`: longest sequence (vLLM MLA's num_kv_splits)",
      K::integer, D::attention, "4096", "attn_metadata.max_seq_len"},
     {"max_kv_splits", "integer",
-     "`triton_attention` SGLang: `--triton-attention-num-kv-splits` (default 8; MLA raises it)",
+     "`triton_attention` SGLang: the `max_kv_splits` the backend passes (stage 2's "
+     "MAX_KV_SPLITS; default `--triton-attention-num-kv-splits` 8, raised for MLA)",
      K::integer, D::attention, "8", "triton_attention_num_kv_splits"},
     {"sm_count", "integer", "`triton_attention`: the GPU's SM count (split caps)", K::integer,
      D::attention, "the arch's reference GPU", "multi_processor_count"},

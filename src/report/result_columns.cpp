@@ -171,12 +171,19 @@ const ResultColumn kResultColumns[] = {
        o.value(e.config.m), o.value(e.config.n), o.value(e.config.k);
        o.end();
      }),
+     .shown = [](const Entry& e) { return e.config.family != "triton_attention"; },
      .head = "TILE",
      .md_head = "tile",
-     .cell = [](const Entry& e) { return tile_text(e.config.m, e.config.n, e.config.k); },
+     .cell =
+         [](const Entry& e) {
+           // A triton_attention config has no tile: its blocks are the launches' constexprs.
+           if (e.config.family == "triton_attention") return std::string("-");
+           return tile_text(e.config.m, e.config.n, e.config.k);
+         },
      .csv = "tile",
      .csv_field =
          [](CsvCell<Entry>& c) {
+           if (c.row.config.family == "triton_attention") return;
            num(c.out, c.row.config.m);
            c.out += 'x';
            num(c.out, c.row.config.n);

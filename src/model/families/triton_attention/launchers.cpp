@@ -177,12 +177,14 @@ Inference infer(const KernelConfig& cfg, Findings& why) {
     // (default 8, server_args.py:1595-1598); MLA raises it to
     // max(base, min(next_pow2(SMs), next_pow2(cdiv(context_len, 32)))) (_mla_decode_kv_splits_cap,
     // 67-74); deterministic inference: cdiv(context_len, split_tile_size 256) (234-250).
-    long long m = a.max_kv_splits.value_or(8);
+    // The field `max_kv_splits` is the launcher's argument as it reaches decode_attention_fwd
+    // (the backend's final self.max_kv_splits): given, it is taken as it is.
+    long long m = 8;
     const bool mla_decode = a.op == AttnOp::MlaDecode || (a.op == AttnOp::Auto && s.mla());
     if (mla_decode && rt.sm_count > 0)
       m = std::max(m, std::min(next_pow2(rt.sm_count), next_pow2((rt.context_len + 31) / 32)));
     if (rt.deterministic) m = (rt.context_len + 255) / 256;
-    rt.max_kv_splits = m;
+    rt.max_kv_splits = a.max_kv_splits.value_or(m);
   }
   if (!a.sm_count && (s.mla() || sglang))
     assumed("sm_count", std::to_string(rt.sm_count), "the arch's reference GPU");
