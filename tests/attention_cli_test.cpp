@@ -19,20 +19,20 @@ namespace {
 
 using test::run_command;
 
-const std::string kKimi =
+const std::string kKimiCli =
     R"([{"name": "kimi", "kernel": "triton_attention", "launcher": "vllm", "model": "kimi-k2",
          "tp": 8, "kv_dtype": "fp8_e4m3", "arch": "sm_120"}])";
-const std::string kGemma4 =
+const std::string kGemma4Cli =
     R"([{"name": "gemma4", "kernel": "triton_attention", "launcher": "vllm",
          "model": "gemma-4-31b-global", "act_dtype": "f16", "phase": "prefill",
          "arch": "sm_75"}])";
 
 TEST(AttentionCli, JsonShowsEveryLaunchWithItsConstexprs) {
-  const auto r = run_command("check - --format json", test::with_stdin(kKimi));
+  const auto r = run_command("check - --format json", test::with_stdin(kKimiCli));
   ASSERT_TRUE(r.out.find("\"launches\"") != std::string::npos) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   const nlohmann::json& res = j["results"][0];
-  EXPECT_EQ(res["family"], "triton_attention");
+  EXPECT_EQ(res["kernel"], "triton_attention");
   EXPECT_EQ(res["engine_refuses"], false);
   ASSERT_EQ(res["launches"].size(), 2u);
   const nlohmann::json& s1 = res["launches"][0];
@@ -48,7 +48,7 @@ TEST(AttentionCli, JsonShowsEveryLaunchWithItsConstexprs) {
 }
 
 TEST(AttentionCli, TextListsTheLaunches) {
-  const auto r = run_command("check -", test::with_stdin(kKimi));
+  const auto r = run_command("check -", test::with_stdin(kKimiCli));
   EXPECT_NE(r.out.find("launch stage1: _fwd_grouped_kernel_stage1 with kv_group_num=8"),
             std::string::npos)
       << r.out;
@@ -56,7 +56,7 @@ TEST(AttentionCli, TextListsTheLaunches) {
 }
 
 TEST(AttentionCli, TheEngineRefusalIsApartFromTheVerdict) {
-  std::string cfg = kKimi;
+  std::string cfg = kKimiCli;
   cfg.replace(cfg.find("sm_120"), 6, "sm_86");
   const auto r = run_command("check - --format json", test::with_stdin(cfg));
   const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -95,17 +95,17 @@ TEST(AttentionCli, SweepOverPresetsAndArchs) {
 // ---- the measured numbers: enable after the kernel model is merged ----------------------------
 
 TEST(AttentionCli, DISABLED_KimiK2MlaDecodeFp8OnSm120Is102400BytesAndBlockNFixesIt) {
-  const auto r = run_command("check - --format json", test::with_stdin(kKimi));
+  const auto r = run_command("check - --format json", test::with_stdin(kKimiCli));
   const nlohmann::json res = nlohmann::json::parse(r.out)["results"][0];
   EXPECT_EQ(res["status"], "does_not_fit");
   EXPECT_EQ(res["launches"][0]["smem_bytes"], 102400);  // vLLM #46721
   EXPECT_EQ(res["smem_bytes"], 102400);
-  const auto s = run_command("suggest - --format json", test::with_stdin(kKimi));
+  const auto s = run_command("suggest - --format json", test::with_stdin(kKimiCli));
   EXPECT_NE(s.out.find("\"field\":\"block_n\""), std::string::npos) << s.out;
 }
 
 TEST(AttentionCli, DISABLED_Gemma4HeadDim512OnSm75Is98304Bytes) {
-  const auto r = run_command("check - --format json", test::with_stdin(kGemma4));
+  const auto r = run_command("check - --format json", test::with_stdin(kGemma4Cli));
   const nlohmann::json res = nlohmann::json::parse(r.out)["results"][0];
   EXPECT_EQ(res["status"], "does_not_fit");
   EXPECT_EQ(res["launches"][0]["kernel"], "kernel_unified_attention");

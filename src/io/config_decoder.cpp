@@ -187,7 +187,15 @@ class Decoder {
   DecodedConfig run() {
     DecodedConfig out;
     out.name = "#" + std::to_string(index_);
-    static const std::string kAllowed = join_names(config_field_names());
+    // The attention fields (issue 19) are named by their section, not listed one by one.
+    static const std::string kAllowed = [] {
+      std::vector<std::string> names;
+      for (const FieldSpec& f : config_fields())
+        if (f.dialect != Dialect::attention) names.emplace_back(f.name);
+      return join_names(names) +
+             " (and with \"kernel\": \"triton_attention\" its fields: README \"Triton "
+             "attention\")";
+    }();
     Members m(obj_, config_field_names(), kAllowed, "", errors_, 0, std::size_t{1} << 20, suggest_);
     model::KernelConfig cfg;
     cfg.name = out.name;

@@ -276,7 +276,7 @@ Inference infer(const KernelConfig& cfg, Findings& why) {
       if (o.field == "block_m" && !a.block_q && l.get("BLOCK_Q") && l.get("num_queries_per_kv"))
         set_constexpr(
             l, "BLOCK_Q",
-            double(std::max(1LL, *v / std::max(1LL, (long long)*l.get("num_queries_per_kv")))));
+            double(*v / std::max(1LL, static_cast<long long>(*l.get("num_queries_per_kv")))));
       why.note([&] {
         return diag(Code::attn_override)
             .name("field", o.field)

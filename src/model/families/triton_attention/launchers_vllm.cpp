@@ -291,8 +291,9 @@ std::vector<AttnLaunch> vllm_launches(AttnOp op, const AttnShape& s, const Runti
       return {std::move(l)};
     }
     case AttnOp::PrefixPrefill: {
-      // prefix_prefill.py context_attention_fwd (777-1024), as chunked_prefill_paged_decode.py
-      // calls it (316-338: skip_decode=True): BLOCK_M 128 / BLOCK_N 64 for a power-of-two page,
+      // prefix_prefill.py context_attention_fwd (777-1024) with its defaults (skip_decode
+      // False; ROCM_ATTN's chunked_prefill_paged_decode.py:316-338 passes True and sends the
+      // decode tokens to its paged-decode kernel): BLOCK_M 128 / BLOCK_N 64 for a power-of-two page,
       // else 32 / 32 (951-961), TRITON_BLOCK_SIZE 32 (966), num_warps 4, num_stages 1 (1020-1021).
       // x = 16 bytes of the cache's element: the K cache is [blocks, kv_heads, head/x, page, x]
       // (its stride(3) is x: stride_k_cache_bl).
@@ -311,7 +312,7 @@ std::vector<AttnLaunch> vllm_launches(AttnOp op, const AttnShape& s, const Runti
                       {"SLIDING_WINDOW", double(std::max(0LL, s.sliding_window))},
                       {"num_unroll_cache", 4.0},
                       {"num_unroll_request", 1.0},
-                      {"SKIP_DECODE", 1.0},
+                      {"SKIP_DECODE", 0.0},
                       {"USE_SINKS", s.sinks ? 1.0 : 0.0},
                       {"USE_FP8", 0.0},
                       {"CAUSAL", 1.0},
