@@ -192,9 +192,7 @@ class Decoder {
       std::vector<std::string> names;
       for (const FieldSpec& f : config_fields())
         if (f.dialect != Dialect::attention) names.emplace_back(f.name);
-      return join_names(names) +
-             " (and with \"kernel\": \"triton_attention\" its fields: README \"Triton "
-             "attention\")";
+      return join_names(names) + " + triton_attention's";
     }();
     Members m(obj_, config_field_names(), kAllowed, "", errors_, 0, std::size_t{1} << 20, suggest_);
     model::KernelConfig cfg;
