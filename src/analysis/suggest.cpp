@@ -1,6 +1,7 @@
 #include "tilefit/analysis/suggest.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "tilefit/io/config_writer.hpp"
@@ -39,18 +40,12 @@ bool wants_suggestions(const model::Result& r) {
   return false;
 }
 
-std::vector<Suggestion> suggest(const KernelConfig& cfg, const model::Limits& limits,
-                                const model::Result& original, std::size_t max) {
-  std::vector<Move> moves;
-  auto add = [&](KernelConfig c, std::vector<FieldChange> ch, int distance) {
-    moves.push_back({std::move(c), std::move(ch), distance});
-  };
-  // 1: fewer stages.
-  if (original.max_stages > 0 && (!cfg.stages || *cfg.stages != original.max_stages)) {
-    KernelConfig c = cfg;
-    c.stages = original.max_stages;
-    add(c, {{"stages", stages_text(cfg.stages), std::to_string(original.max_stages)}}, 1);
-  }
+namespace {
+
+/// The GEMM moves (every family but triton_attention) after fewer stages: swap_ab, a smaller
+/// epilogue tile, the other schedule, a halved tile extent.
+void generic_moves(const KernelConfig& cfg, const model::Result& original,
+                   const std::function<void(KernelConfig, std::vector<FieldChange>, int)>& add) {
   // 2: swap_ab for TensorRT-LLM's MoE epilogues.
   if (cfg.epilogue.variant == model::EpilogueVariant::TrtllmDefault ||
       cfg.epilogue.variant == model::EpilogueVariant::Finalize) {
@@ -110,20 +105,29 @@ std::vector<Suggestion> suggest(const KernelConfig& cfg, const model::Limits& li
     x /= 2;
     add(c, {{field, std::to_string(before), std::to_string(x)}}, dist);
   }
+}
 
-  // Evaluate: a move that fits as it is, or with its own largest stage count.
+/// Evaluates the moves: each that fits as it is, or with its own largest stage count.
+std::vector<Suggestion> finish(const KernelConfig& cfg, const model::Limits& limits,
+                               const model::Result& original, std::size_t max,
+                               std::vector<Move>& moves, bool attention) {
+  const std::string stages_field = attention ? "num_stages" : "stages";
   std::vector<Suggestion> out;
   std::set<std::string> seen{io::config_json(cfg)};
   for (Move& mv : moves) {
     model::Result r = model::evaluate(mv.config, limits, model::Detail::verdict);
+    // An attention knob that does not change shared memory is no move (a lower num_stages after
+    // it would be the num_stages move, already tried).
+    if (attention && r.smem_bytes && original.smem_bytes && *r.smem_bytes == *original.smem_bytes)
+      continue;
     if (r.status != model::Status::Fits && r.max_stages > 0 &&
-        mv.changes.front().field != "stages") {
+        mv.changes.front().field != stages_field) {
       KernelConfig c = mv.config;
       c.stages = r.max_stages;
       model::Result again = model::evaluate(c, limits, model::Detail::verdict);
       if (again.fits) {
         mv.changes.push_back(
-            {"stages", stages_text(mv.config.stages), std::to_string(r.max_stages)});
+            {stages_field, stages_text(mv.config.stages), std::to_string(r.max_stages)});
         mv.config = std::move(c);
         mv.distance += 1;
         r = std::move(again);
@@ -150,6 +154,91 @@ std::vector<Suggestion> suggest(const KernelConfig& cfg, const model::Limits& li
     out[i].result = model::evaluate(out[i].config, limits);  // full detail for the report
   }
   return out;
+}
+
+}  // namespace
+
+namespace {
+
+/// The moves of a triton_attention launch (issue 19), ranked by what they cost the kernel:
+///   1  num_stages of the primary launch lowered to the largest count that fits — the loads
+///      overlap less, nothing else changes (only where num_stages changes shared memory: the
+///      report says so otherwise, attn_stages_dont_matter);
+///   2  BLOCK_N halved — keys per iteration: twice the loop iterations over the same keys (the
+///      lever of the MLA decode case: each iteration's K/V tile halves);
+///   3  BLOCK_H / BLOCK_M / TILE_SIZE / BLOCK_Q halved — fewer query heads or rows per
+///      program: twice the programs, each re-reading its K/V;
+///   4  num_kv_splits halved — fewer splits: less parallelism over the sequence.
+/// Blocks are halved down to 16, tl.dot's minimum (the kernel model rejects what cannot
+/// compile). A knob the launches do not have is not tried.
+void attention_moves(const KernelConfig& cfg, const model::Result& original,
+                     const std::function<void(KernelConfig, std::vector<FieldChange>, int)>& add) {
+  if (original.max_stages > 0 && !original.launches.empty() &&
+      original.launches.front().stages_matter &&
+      original.max_stages != original.launches.front().num_stages) {
+    KernelConfig c = cfg;
+    c.stages = original.max_stages;
+    add(c,
+        {{"num_stages", std::to_string(original.launches.front().num_stages),
+          std::to_string(original.max_stages)}},
+        1);
+  }
+  auto current = [&](std::string_view name) -> std::optional<long long> {
+    for (const model::LaunchSummary& l : original.launches)
+      for (const auto& [n, v] : l.constexprs)
+        if (n == name) return static_cast<long long>(v);
+    return std::nullopt;
+  };
+  struct Knob {
+    const char* field;
+    const char* name;
+    std::optional<long long> model::AttentionSpec::*member;
+    int distance;
+    long long floor;
+  };
+  const Knob knobs[] = {
+      {"block_n", "BLOCK_N", &model::AttentionSpec::block_n, 2, 16},
+      {"block_h", "BLOCK_H", &model::AttentionSpec::block_h, 3, 16},
+      {"block_m", "BLOCK_M", &model::AttentionSpec::block_m, 3, 16},
+      {"tile_size", "TILE_SIZE", &model::AttentionSpec::tile_size, 3, 16},
+      {"num_kv_splits", "NUM_KV_SPLITS", &model::AttentionSpec::num_kv_splits, 4, 1},
+  };
+  for (const Knob& k : knobs) {
+    std::optional<long long> now = current(k.name);
+    if (!now && std::string_view(k.field) == "num_kv_splits") {
+      now = current("MAX_KV_SPLITS");
+      if (!now && current("IS_3D").value_or(0) != 0) now = current("NUM_SEGMENTS_PER_SEQ");
+    }
+    if (!now || *now / 2 < k.floor) continue;
+    KernelConfig c = cfg;
+    c.attention.*(k.member) = *now / 2;
+    add(c, {{k.field, std::to_string(*now), std::to_string(*now / 2)}}, k.distance);
+  }
+}
+
+}  // namespace
+
+std::vector<Suggestion> suggest(const KernelConfig& cfg, const model::Limits& limits,
+                                const model::Result& original, std::size_t max) {
+  std::vector<Move> moves;
+  auto add = [&](KernelConfig c, std::vector<FieldChange> ch, int distance) {
+    moves.push_back({std::move(c), std::move(ch), distance});
+  };
+  const bool attention = cfg.family == "triton_attention";
+  if (attention) {
+    attention_moves(cfg, original, add);
+  } else {
+    // 1: fewer stages.
+    if (original.max_stages > 0 && (!cfg.stages || *cfg.stages != original.max_stages)) {
+      KernelConfig c = cfg;
+      c.stages = original.max_stages;
+      add(c, {{"stages", stages_text(cfg.stages), std::to_string(original.max_stages)}}, 1);
+    }
+    generic_moves(cfg, original, add);
+  }
+
+  // Evaluate: a move that fits as it is, or with its own largest stage count.
+  return finish(cfg, limits, original, max, moves, attention);
 }
 
 }  // namespace tilefit::analysis

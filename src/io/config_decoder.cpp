@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <iterator>
 #include <map>
 
 #include "io/json_fields.hpp"
@@ -9,6 +11,7 @@
 #include "tilefit/io/input_limits.hpp"
 #include "tilefit/io/vocabulary.hpp"
 #include "tilefit/model/arch.hpp"
+#include "tilefit/model/attention_vocab.hpp"
 #include "tilefit/model/config_limits.hpp"
 #include "tilefit/model/dtype.hpp"
 #include "tilefit/model/engine_fp8.hpp"
@@ -184,36 +187,26 @@ class Decoder {
   DecodedConfig run() {
     DecodedConfig out;
     out.name = "#" + std::to_string(index_);
-    static const std::string kAllowed = join_names(config_field_names());
+    // The attention fields (issue 19) are named by their section, not listed one by one.
+    static const std::string kAllowed = [] {
+      std::vector<std::string> names;
+      for (const FieldSpec& f : config_fields())
+        if (f.dialect != Dialect::attention) names.emplace_back(f.name);
+      return join_names(names) + " + triton_attention's";
+    }();
     Members m(obj_, config_field_names(), kAllowed, "", errors_, 0, std::size_t{1} << 20, suggest_);
     model::KernelConfig cfg;
     cfg.name = out.name;
     const std::span<const FieldSpec> fields = config_fields();
     for (std::size_t i = 0; i < fields.size(); ++i)
-      if (m.position(fields[i].name) != static_cast<std::size_t>(-1))
-        out.given |= std::uint64_t{1} << i;
+      if (m.position(fields[i].name) != static_cast<std::size_t>(-1)) out.given.set(i);
     read_identity(m, cfg, out);
-    read_shapes(m, cfg);
-    read_operands(m, cfg);
-    // The engines' FP8 kernels take e4m3 A and B: with a launcher that is the default (issue 11).
-    constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
-    if (m.position("launcher") != kAbsent && m.position("dtype") == kAbsent &&
-        m.position("a") == kAbsent && m.position("b") == kAbsent)
-      cfg.a = cfg.b = model::Operand{DType::E4M3};
-    if (k_in_bytes_ && cfg.k > 0) {
-      const int b = model::bits(cfg.a.elem);
-      if (b <= 0 || (cfg.k * 8) % b != 0 || (cfg.k * 8) / b > model::kMaxTileExtent)
-        m.error("tile", std::to_string(cfg.k) + " bytes of K is not a whole number of " +
-                            model::operand_name(cfg.a) + " elements within 1.." +
-                            std::to_string(model::kMaxTileExtent));
-      else
-        cfg.k = cfg.k * 8 / b;
+    if (cfg.family == "triton_attention") {
+      read_attention(m, cfg);
+    } else {
+      read_kernel_fields(m, cfg, out);
+      refuse_attention_fields(m);
     }
-    read_outputs(m, cfg);
-    read_layout(m, cfg);
-    read_pipeline(m, cfg);
-    read_engine(m, cfg, out.arch_given);
-    read_triton(m, cfg);
     for (const std::string key : {"comment", "description"}) {
       if (const Value* v = m.get(key)) {
         Errors e;
@@ -237,6 +230,273 @@ class Decoder {
   }
 
  private:
+  /// Every field but name, arch and kernel of a GEMM / MoE config (CUTLASS and Triton).
+  void read_kernel_fields(Members& m, model::KernelConfig& cfg, DecodedConfig& out) {
+    read_shapes(m, cfg);
+    read_operands(m, cfg);
+    // The engines' FP8 kernels take e4m3 A and B: with a launcher that is the default (issue 11).
+    constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+    if (m.position("launcher") != kAbsent && m.position("dtype") == kAbsent &&
+        m.position("a") == kAbsent && m.position("b") == kAbsent)
+      cfg.a = cfg.b = model::Operand{DType::E4M3};
+    if (k_in_bytes_ && cfg.k > 0) {
+      const int b = model::bits(cfg.a.elem);
+      if (b <= 0 || (cfg.k * 8) % b != 0 || (cfg.k * 8) / b > model::kMaxTileExtent)
+        m.error("tile", std::to_string(cfg.k) + " bytes of K is not a whole number of " +
+                            model::operand_name(cfg.a) + " elements within 1.." +
+                            std::to_string(model::kMaxTileExtent));
+      else
+        cfg.k = cfg.k * 8 / b;
+    }
+    read_outputs(m, cfg);
+    read_layout(m, cfg);
+    read_pipeline(m, cfg);
+    read_engine(m, cfg, out.arch_given);
+    read_triton(m, cfg);
+  }
+
+  /// The attention fields (issue 19) belong to "kernel": "triton_attention" only.
+  void refuse_attention_fields(Members& m) {
+    for (const FieldSpec& f : config_fields())
+      if (f.dialect == Dialect::attention && m.get(f.name))
+        m.error(
+            f.name,
+            std::string("applies only to \"kernel\": \"triton_attention\" (vLLM's "
+                        "and SGLang's Triton attention kernels)") +
+                (f.name == "stage" || f.name == "num_stages" ? "; did you mean \"stages\"?" : ""));
+  }
+
+  /// A triton_attention config (issue 19): launcher / engine, op, stage, phase, the shape
+  /// (model + tp or per-rank heads and head dims), dtypes, runtime inputs and overrides, each
+  /// typed and range-checked; the shape resolved (unknown model, tp that does not divide).
+  void read_attention(Members& m, model::KernelConfig& cfg) {
+    model::AttentionSpec& a = cfg.attention;
+    Errors e;
+    // Fields of other kernels mean nothing here.
+    for (const FieldSpec& f : config_fields()) {
+      static constexpr std::string_view kOwn[] = {"name",        "arch",     "kernel", "comment",
+                                                  "description", "launcher", "engine", "op",
+                                                  "num_warps",   "stages"};
+      if (f.dialect == Dialect::attention ||
+          std::find(std::begin(kOwn), std::end(kOwn), f.name) != std::end(kOwn))
+        continue;
+      if (m.get(f.name))
+        m.error(f.name,
+                "does not apply to \"kernel\": \"triton_attention\"; it takes launcher, "
+                "engine, op, stage, phase, model/tp or the shape fields, the dtypes, the "
+                "runtime inputs and the overrides (README \"Triton attention\")");
+    }
+    // ---- whose launcher ----
+    std::optional<model::Launcher> launcher;
+    if (const Value* v = m.get("launcher")) {
+      if (auto l = read_enum(*v, model::launcher_names(), "launcher", e)) launcher = *l;
+      m.file(e);
+    }
+    std::optional<model::EngineRelease> release;
+    constexpr std::string_view kPins = "vllm, sglang, vllm@6adad087, sglang@d6ef6888";
+    if (const Value* v = m.get("engine")) {
+      if (v->kind != Value::Kind::String) {
+        e.push_back(type_error("a string", *v, kPins));
+      } else if (auto r = model::parse_engine_release(v->text);
+                 r && (*r == model::EngineRelease::Vllm6adad087 ||
+                       *r == model::EngineRelease::SglangD6ef6888)) {
+        release = *r;
+      } else if (r) {
+        e.push_back(render(*v) + ": triton_attention models only the pinned commits; allowed: " +
+                    std::string(kPins));
+      } else {
+        e.push_back(value_error(*v, "engine", kPins));
+      }
+      m.file(e);
+    }
+    if (release) {
+      const model::Launcher of = model::engine_release_info(*release).engine;
+      if (launcher && *launcher != of)
+        m.error("engine", quote(model::engine_release_text(*release)) + " is not launcher " +
+                              quote(model::launcher_name(*launcher)) +
+                              "'s; allowed: the same engine");
+      launcher = of;
+    }
+    if (!launcher) {
+      if (m.position("launcher") == static_cast<std::size_t>(-1) &&
+          m.position("engine") == static_cast<std::size_t>(-1))
+        errors_.push_back({static_cast<std::size_t>(-1),
+                           {"launcher",
+                            "missing; a triton_attention config needs whose launcher "
+                            "runs it; allowed: vllm, sglang"}});
+      return;
+    }
+    cfg.launcher = *launcher;
+    cfg.engine = *launcher == model::Launcher::Sglang ? model::EngineRelease::SglangD6ef6888
+                                                      : model::EngineRelease::Vllm6adad087;
+    const bool sglang = *launcher == model::Launcher::Sglang;
+    // ---- op, stage, phase ----
+    if (const Value* v = m.get("op")) {
+      if (auto o = read_enum(*v, model::attn_op_names(), "triton_attention op", e)) {
+        a.op = *o;
+        const bool vllm_only = *o == model::AttnOp::Unified2d || *o == model::AttnOp::Unified3d ||
+                               *o == model::AttnOp::PrefixPrefill;
+        const bool sglang_only = *o == model::AttnOp::Extend || *o == model::AttnOp::ExtendUnified;
+        if ((sglang && vllm_only) || (!sglang && sglang_only))
+          e.push_back(render(*v) + " is not a launcher of " +
+                      std::string(sglang ? "sglang@d6ef6888" : "vllm@6adad087") + "; allowed: " +
+                      (sglang ? "auto, decode, mla_decode, extend, extend_unified, prefill"
+                              : "auto, decode, mla_decode, unified_2d, unified_3d, prefill, "
+                                "prefix_prefill"));
+      }
+      m.file(e);
+    }
+    if (const Value* v = m.get("stage")) {
+      if (auto st = read_enum(*v, model::attn_stage_names(), "stage", e)) {
+        a.stage = *st;
+        std::string_view have;
+        switch (a.op) {
+          case model::AttnOp::Decode:
+          case model::AttnOp::MlaDecode:
+            have = "all, stage1, stage2";
+            break;
+          case model::AttnOp::Unified3d:
+            have = "all, main, reduce";
+            break;
+          case model::AttnOp::Auto:
+            break;
+          default:
+            have = "all, main";
+        }
+        if (!have.empty() && have.find(model::attn_stage_name(*st)) == std::string_view::npos)
+          e.push_back(render(*v) + ": op " + std::string(model::attn_op_name(a.op)) +
+                      " has no such launch; allowed: " + std::string(have));
+      }
+      m.file(e);
+    }
+    if (const Value* v = m.get("phase")) {
+      if (auto ph = read_enum(*v, model::attn_phase_names(), "phase", e)) a.phase = *ph;
+      m.file(e);
+    }
+    // ---- shape ----
+    if (const Value* v = m.get("model")) {
+      if (v->kind != Value::Kind::String) {
+        e.push_back(type_error("a string", *v, model::attn_preset_choices()));
+      } else if (model::find_attn_preset(v->text) == nullptr) {
+        e.push_back(value_error(*v, "model preset", model::attn_preset_choices(),
+                                suggest_name(v->text, FieldKind::attn_model)));
+      } else {
+        a.model = lower_ascii(v->text);
+      }
+      m.file(e);
+    }
+    auto integer = [&](std::string_view key, std::optional<long long>& to, std::int64_t lo,
+                       std::int64_t hi, std::string_view noun) {
+      const Value* v = m.get(key);
+      if (v == nullptr) return;
+      if (auto x = integer_in(*v, lo, hi)) {
+        to = *x;
+      } else {
+        const std::string allowed = "integers " + std::to_string(lo) + ".." + std::to_string(hi);
+        e.push_back(v->is_number() ? value_error(*v, noun, allowed)
+                                   : type_error("an integer", *v, allowed));
+      }
+      m.file(e);
+    };
+    constexpr std::int64_t kHeads = 4096, kDim = 65536, kBlock = 65536,
+                           kLen = std::int64_t{1} << 31;
+    integer("tp", a.tp, 1, 1024, "tensor-parallel size");
+    integer("q_heads", a.q_heads, 1, kHeads, "head count");
+    integer("kv_heads", a.kv_heads, 1, kHeads, "head count");
+    integer("head_dim", a.head_dim, 1, kDim, "head size");
+    integer("head_dim_v", a.head_dim_v, 1, kDim, "head size");
+    integer("kv_lora_rank", a.kv_lora_rank, 1, kDim, "MLA latent width");
+    integer("rope_dim", a.rope_dim, 0, kDim, "rope head size");
+    integer("page_size", a.page_size, 1, kBlock, "page size");
+    integer("sliding_window", a.sliding_window, 0, kLen, "sliding window");
+    integer("num_seqs", a.num_seqs, 1, kLen, "sequence count");
+    integer("max_seqlen_q", a.max_seqlen_q, 1, kLen, "query length");
+    integer("max_seq_len", a.max_seq_len, 1, kLen, "sequence length");
+    integer("max_kv_splits", a.max_kv_splits, 1, kBlock, "split count");
+    integer("sm_count", a.sm_count, 1, 4096, "SM count");
+    integer("context_len", a.context_len, 1, kLen, "context length");
+    integer("block_m", a.block_m, 1, kBlock, "BLOCK_M");
+    integer("block_n", a.block_n, 1, kBlock, "BLOCK_N");
+    integer("block_h", a.block_h, 1, kBlock, "BLOCK_H");
+    integer("block_q", a.block_q, 1, kBlock, "BLOCK_Q");
+    integer("tile_size", a.tile_size, 1, kBlock, "TILE_SIZE");
+    integer("block_dmodel", a.block_dmodel, 1, kBlock, "BLOCK_DMODEL");
+    integer("block_dpe", a.block_dpe, 0, kBlock, "BLOCK_DPE");
+    integer("block_dv", a.block_dv, 1, kBlock, "BLOCK_DV");
+    integer("num_kv_splits", a.num_kv_splits, 1, kBlock, "split count");
+    std::optional<long long> warps, stages, num_stages;
+    integer("num_warps", warps, 1, 1024, "num_warps");
+    integer("stages", stages, 1, model::kMaxStages, "num_stages");
+    integer("num_stages", num_stages, 1, model::kMaxStages, "num_stages");
+    if (warps) cfg.num_warps = static_cast<int>(*warps);
+    if (stages && num_stages)
+      m.error("num_stages", "given twice (\"stages\" is the same knob); give one");
+    else if (stages || num_stages)
+      cfg.stages = static_cast<int>(stages ? *stages : *num_stages);
+    auto boolean = [&](std::string_view key, std::optional<bool>& to) {
+      if (const Value* v = m.get(key)) {
+        if (auto b = read_bool(*v, e)) to = *b;
+        m.file(e);
+      }
+    };
+    boolean("sinks", a.sinks);
+    boolean("use_pdl", a.use_pdl);
+    boolean("deterministic", a.deterministic);
+    if (const Value* v = m.get("logit_cap")) {
+      double x = 0;
+      if (!v->is_number())
+        e.push_back(type_error("a number", *v, "a number >= 0 (0: no soft cap)"));
+      else if (!(std::strtod(v->text.c_str(), nullptr) >= 0))
+        e.push_back(value_error(*v, "logit cap", "a number >= 0 (0: no soft cap)"));
+      else
+        x = std::strtod(v->text.c_str(), nullptr), a.logit_cap = x;
+      m.file(e);
+    }
+    // ---- dtypes ----
+    auto dtype = [&](std::string_view key, std::optional<DType>& to, bool fp8) {
+      const Value* v = m.get(key);
+      if (v == nullptr) return;
+      const std::string allowed =
+          fp8 ? "bf16, f16, f32, fp8_e4m3 (fp8), fp8_e5m2" : "bf16, f16, f32";
+      if (v->kind != Value::Kind::String) {
+        e.push_back(type_error("a string", *v, allowed));
+      } else {
+        const std::string t = lower_ascii(v->text);
+        std::optional<DType> d;
+        if (t == "bf16" || t == "bfloat16")
+          d = DType::BF16;
+        else if (t == "f16" || t == "fp16" || t == "float16" || t == "half")
+          d = DType::F16;
+        else if (t == "f32" || t == "fp32" || t == "float32" || t == "float")
+          d = DType::F32;
+        else if (fp8 && (t == "fp8_e4m3" || t == "fp8" || t == "e4m3"))
+          d = DType::E4M3;
+        else if (fp8 && (t == "fp8_e5m2" || t == "e5m2"))
+          d = DType::E5M2;
+        if (d)
+          to = *d;
+        else
+          e.push_back(value_error(*v, std::string(key) + " dtype", allowed));
+      }
+      m.file(e);
+    };
+    dtype("act_dtype", a.act_dtype, false);
+    dtype("kv_dtype", a.kv_dtype, true);
+    dtype("q_dtype", a.q_dtype, true);
+    // ---- the shape as a whole, once its fields read cleanly (an unknown model is reported
+    // above) ----
+    if (errors_.empty() &&
+        (m.position("model") == static_cast<std::size_t>(-1) || !a.model.empty())) {
+      model::AttnShapeError err;
+      if (!model::resolve_attn_shape(a, &err)) {
+        if (m.position(err.field) == static_cast<std::size_t>(-1))
+          errors_.push_back({static_cast<std::size_t>(-1), {err.field, err.message}});
+        else
+          m.error(err.field, err.message);
+      }
+    }
+  }
+
   /// name, arch, kernel.
   void read_identity(Members& m, model::KernelConfig& cfg, DecodedConfig& out) {
     Errors e;

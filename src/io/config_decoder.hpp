@@ -22,7 +22,7 @@ struct DecodedConfig {
   std::string name;                           ///< the readable "name", else "#<index>"
   std::optional<model::KernelConfig> config;  ///< set exactly when `errors` is empty
   bool arch_given = false;
-  std::uint64_t given = 0;  ///< Provenance::given: the config fields the object has
+  model::FieldMask given;  ///< Provenance::given: the config fields the object has
   std::vector<FieldError> errors;
 };
 

@@ -1,8 +1,10 @@
 #include "tilefit/io/config_writer.hpp"
 
 #include <charconv>
+#include <utility>
 
 #include "tilefit/model/arch.hpp"
+#include "tilefit/model/attention_vocab.hpp"
 #include "tilefit/model/dtype.hpp"
 
 namespace tilefit::io {
@@ -154,11 +156,80 @@ void write_triton(Writer& w, const model::KernelConfig& cfg) {
   if (cfg.hip_async_copy) w.boolean("hip_async_copy", *cfg.hip_async_copy);
 }
 
+/// The attention dtypes as the reader spells them.
+std::string_view attn_dtype_text(DType t) {
+  switch (t) {
+    case DType::E4M3:
+      return "fp8_e4m3";
+    case DType::E5M2:
+      return "fp8_e5m2";
+    default:
+      return model::dtype_name(t);
+  }
+}
+
+/// A triton_attention config (issue 19): every field the config gave, as the reader reads it.
+void write_attention(Writer& w, const model::KernelConfig& cfg) {
+  const model::AttentionSpec& a = cfg.attention;
+  w.word("launcher", model::launcher_name(cfg.launcher));
+  if (cfg.engine != model::EngineRelease::None)
+    w.str("engine", model::engine_release_text(cfg.engine));
+  if (a.op != model::AttnOp::Auto) w.word("op", model::attn_op_name(a.op));
+  if (a.stage != model::AttnStage::All) w.word("stage", model::attn_stage_name(a.stage));
+  if (a.phase != model::AttnPhase::Unset) w.word("phase", model::attn_phase_name(a.phase));
+  if (!a.model.empty()) w.str("model", a.model);
+  const std::pair<std::string_view, const std::optional<long long>*> ints[] = {
+      {"tp", &a.tp},
+      {"q_heads", &a.q_heads},
+      {"kv_heads", &a.kv_heads},
+      {"head_dim", &a.head_dim},
+      {"head_dim_v", &a.head_dim_v},
+      {"kv_lora_rank", &a.kv_lora_rank},
+      {"rope_dim", &a.rope_dim},
+      {"page_size", &a.page_size},
+      {"sliding_window", &a.sliding_window},
+      {"num_seqs", &a.num_seqs},
+      {"max_seqlen_q", &a.max_seqlen_q},
+      {"max_seq_len", &a.max_seq_len},
+      {"max_kv_splits", &a.max_kv_splits},
+      {"sm_count", &a.sm_count},
+      {"context_len", &a.context_len},
+      {"block_m", &a.block_m},
+      {"block_n", &a.block_n},
+      {"block_h", &a.block_h},
+      {"block_q", &a.block_q},
+      {"tile_size", &a.tile_size},
+      {"block_dmodel", &a.block_dmodel},
+      {"block_dpe", &a.block_dpe},
+      {"block_dv", &a.block_dv},
+      {"num_kv_splits", &a.num_kv_splits}};
+  for (const auto& [k, v] : ints)
+    if (*v) w.num(k, **v);
+  if (a.act_dtype) w.word("act_dtype", attn_dtype_text(*a.act_dtype));
+  if (a.kv_dtype) w.word("kv_dtype", attn_dtype_text(*a.kv_dtype));
+  if (a.q_dtype) w.word("q_dtype", attn_dtype_text(*a.q_dtype));
+  if (a.sinks) w.boolean("sinks", *a.sinks);
+  if (a.use_pdl) w.boolean("use_pdl", *a.use_pdl);
+  if (a.deterministic) w.boolean("deterministic", *a.deterministic);
+  if (a.logit_cap) {
+    w.key("logit_cap");
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, *a.logit_cap);
+    w.raw().append(buf, r.ptr);
+  }
+  if (cfg.num_warps) w.num("num_warps", *cfg.num_warps);
+  if (cfg.stages) w.num("num_stages", *cfg.stages);
+}
+
 std::string write_config(const model::KernelConfig& cfg, std::string_view quote) {
   Writer w(quote);
   w.str("name", cfg.name);
   if (cfg.arch != 0) w.word("arch", model::arch_name(cfg.arch));
   if (!cfg.family.empty()) w.word("kernel", cfg.family);
+  if (cfg.family == "triton_attention") {
+    write_attention(w, cfg);
+    return w.done();
+  }
   const long long tile[] = {cfg.m, cfg.n, cfg.k};
   w.list("tile", std::begin(tile), std::end(tile));
   if (cfg.family.rfind("triton_", 0) == 0) {

@@ -8,19 +8,19 @@ namespace tilefit::io {
 
 bool Provenance::gave(std::string_view field) const {
   const std::optional<std::size_t> i = config_field_index(field);
-  return i && (given >> *i & 1u) != 0;
+  return i && given.test(*i);
 }
 
 bool Provenance::varies(std::string_view field) const {
   const std::optional<std::size_t> i = config_field_index(field);
-  return i && (alternatives >> *i & 1u) != 0;
+  return i && alternatives.test(*i);
 }
 
 void Provenance::give(std::string_view field, bool alternative) {
   const std::optional<std::size_t> i = config_field_index(field);
   if (!i) return;
-  given |= std::uint64_t{1} << *i;
-  if (alternative) alternatives |= std::uint64_t{1} << *i;
+  given.set(*i);
+  if (alternative) alternatives.set(*i);
 }
 
 ConfigError Provenance::error(std::string config_name, std::string field,

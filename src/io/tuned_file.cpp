@@ -359,7 +359,7 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   cfg.engine = model::newest_release(name.engine);
   // The config fields this entry (and the table's name) set, for its Provenance.
   const auto give = [&out](std::string_view field) {
-    if (const auto i = config_field_index(field)) out.given |= std::uint64_t{1} << *i;
+    if (const auto i = config_field_index(field)) out.given.set(*i);
   };
   give("kernel");  // a tuned table is vLLM's fused-MoE kernel's
   give("tile");

@@ -2,6 +2,7 @@
 
 #include <iterator>
 
+#include "tilefit/model/attention_vocab.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/dtype.hpp"
 #include "tilefit/model/family.hpp"
@@ -24,7 +25,8 @@ constexpr FieldSpec kConfigFields[] = {
      "family: `sm120_blockscaled`, `sm120_dense`, `sm90_tma_ws`, `sm100_umma`, `sm80_multistage`; "
      "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with "
      "`launcher`); "
-     "`triton_matmul`, `triton_fused_moe`, `triton_block_matmul`; default: inferred from arch, "
+     "`triton_matmul`, `triton_fused_moe`, `triton_block_matmul`, `triton_attention` (no "
+     "`tile`: see [Triton attention](#triton-attention)); default: inferred from arch, "
      "types and `launcher` (a Triton kernel is never inferred: name it)",
      K::kernel, D::common, "inferred from arch, types and launcher",
      "the collective builder / kernel family"},
@@ -102,7 +104,10 @@ constexpr FieldSpec kConfigFields[] = {
      "vLLM cutlass_scaled_mm, SGLang fp8_scaled_mm / fp8_blockwise_scaled_mm"},
     {"op", "string",
      "with `launcher`: `scaled_mm` (default; per-tensor or per-token × per-channel scales) or "
-     "`blockwise_fp8` (scale blocks `scale_block`; sm_90, sm_100, sm_120)",
+     "`blockwise_fp8` (scale blocks `scale_block`; sm_90, sm_100, sm_120); `triton_attention`: "
+     "`decode`, `mla_decode`, `unified_2d`, `unified_3d` (vLLM), `extend`, `extend_unified` "
+     "(SGLang), `prefill`, `prefix_prefill` (vLLM), default `auto` (inferred from `phase` and the "
+     "shape, see [Triton attention](#triton-attention))",
      K::engine_op, D::engine_cutlass, "scaled_mm", "the engine's GEMM entry point"},
     {"bias", "string or null",
      "with `launcher` and `scaled_mm`: `none` (default), `row` (vLLM `ScaledEpilogueBias`, "
@@ -145,6 +150,99 @@ constexpr FieldSpec kConfigFields[] = {
      "(`false`); default Triton 3.6's (off); JSON true/false only; on an NVIDIA target an input "
      "error (`--hip-async-copy on` / `off` overrides it)",
      K::boolean, D::triton, "Triton 3.6's (off)", "TRITON_HIP_USE_ASYNC_COPY"},
+    // Triton attention (issue 19): `kernel` triton_attention; `launcher` vllm or sglang, `engine`
+    // its pin, `op`, `num_warps` and `stages` / `num_stages` are shared rows.
+    {"stage", "string",
+     "`triton_attention`: which launch of the op, `stage1`, `stage2` (decode), `main`, `reduce` "
+     "(unified_3d), or `all` (default: every launch, the verdict is the worst)",
+     K::attn_stage, D::attention, "all", "the launch of the op"},
+    {"phase", "string",
+     "`triton_attention`: `decode`, `prefill` or `extend`: what the engine is running (picks the "
+     "op when `op` is left out)",
+     K::attn_phase, D::attention, "decode", "the forward mode"},
+    {"model", "string",
+     "`triton_attention`: a model preset (heads, kv heads, head dims, MLA ranks, sliding window, "
+     "sinks from its Hugging Face config), split per rank by `tp`",
+     K::attn_model, D::attention, "", "the model's config.json"},
+    {"tp", "integer", "`triton_attention` with `model`: tensor-parallel size (default 1)",
+     K::integer, D::attention, "1", "tensor_parallel_size"},
+    {"q_heads", "integer", "`triton_attention`: query heads per rank", K::integer, D::attention,
+     "the model's", "q.shape[1]"},
+    {"kv_heads", "integer", "`triton_attention`: kv heads per rank (default `q_heads`)", K::integer,
+     D::attention, "q_heads", "k_cache.shape[-2]"},
+    {"head_dim", "integer", "`triton_attention`: query/key head size (MLA: nope + rope)",
+     K::integer, D::attention, "the model's", "Lk / HEAD_SIZE"},
+    {"head_dim_v", "integer", "`triton_attention`: value head size (default `head_dim`)",
+     K::integer, D::attention, "head_dim", "Lv"},
+    {"kv_lora_rank", "integer",
+     "`triton_attention`: MLA latent width (`mla_decode` reads kv_lora_rank + rope_dim)",
+     K::integer, D::attention, "", "kv_lora_rank"},
+    {"rope_dim", "integer", "`triton_attention`: MLA qk_rope_head_dim", K::count0, D::attention, "",
+     "qk_rope_head_dim"},
+    {"act_dtype", "string",
+     "`triton_attention`: the model's activations, `bf16` (default), `f16`, `f32`", K::attn_dtype,
+     D::attention, "bf16", "the query / output dtype"},
+    {"kv_dtype", "string",
+     "`triton_attention`: the KV cache, `bf16`, `f16`, `f32`, `fp8_e4m3` (`fp8`), `fp8_e5m2`; "
+     "default `act_dtype`",
+     K::attn_dtype, D::attention, "act_dtype", "--kv-cache-dtype"},
+    {"q_dtype", "string",
+     "`triton_attention`: the query as the kernel reads it (default `act_dtype`)", K::attn_dtype,
+     D::attention, "act_dtype", "q.dtype"},
+    {"page_size", "integer",
+     "`triton_attention`: KV cache page (block) size; default vLLM 16, SGLang 1", K::integer,
+     D::attention, "16 (vLLM), 1 (SGLang)", "block_size / page_size"},
+    {"sliding_window", "integer",
+     "`triton_attention`: the layer's sliding window (0: none; default the model's)", K::count0,
+     D::attention, "the model's (0)", "sliding_window"},
+    {"sinks", "bool", "`triton_attention`: attention sinks (gpt-oss)", K::boolean, D::attention,
+     "the model's (false)", "sinks"},
+    {"logit_cap", "number", "`triton_attention`: logit soft-capping (0: none)", K::number,
+     D::attention, "the model's (0)", "logit_cap / softcap"},
+    {"num_seqs", "integer", "`triton_attention`: sequences in the batch (vLLM's 2D/3D choice)",
+     K::integer, D::attention, "1", "num_seqs"},
+    {"max_seqlen_q", "integer",
+     "`triton_attention`: longest new-token run in the batch (1 for decode)", K::integer,
+     D::attention, "1 (decode), 2048", "max_seqlen_q"},
+    {"max_seq_len", "integer", "`triton_attention`: longest sequence (vLLM MLA's num_kv_splits)",
+     K::integer, D::attention, "4096", "attn_metadata.max_seq_len"},
+    {"max_kv_splits", "integer",
+     "`triton_attention` SGLang: the `max_kv_splits` the backend passes (stage 2's "
+     "MAX_KV_SPLITS; default `--triton-attention-num-kv-splits` 8, raised for MLA)",
+     K::integer, D::attention, "8", "triton_attention_num_kv_splits"},
+    {"sm_count", "integer", "`triton_attention`: the GPU's SM count (split caps)", K::integer,
+     D::attention, "the arch's reference GPU", "multi_processor_count"},
+    {"context_len", "integer", "`triton_attention`: the model's context length (SGLang splits)",
+     K::integer, D::attention, "the model's", "max_context_len"},
+    {"use_pdl", "bool", "`triton_attention` SGLang: programmatic dependent launch (default sm_90+)",
+     K::boolean, D::attention, "arch >= sm_90", "is_arch_support_pdl()"},
+    {"deterministic", "bool",
+     "`triton_attention`: vLLM `VLLM_BATCH_INVARIANT` / SGLang `--enable-deterministic-inference`",
+     K::boolean, D::attention, "false", "batch invariance"},
+    {"block_m", "integer", "`triton_attention` override: BLOCK_M", K::integer, D::attention,
+     "the launcher's", "BLOCK_M"},
+    {"block_n", "integer", "`triton_attention` override: BLOCK_N (keys per iteration)", K::integer,
+     D::attention, "the launcher's", "BLOCK_N"},
+    {"block_h", "integer",
+     "`triton_attention` override: BLOCK_H (heads per program, grouped decode)", K::integer,
+     D::attention, "the launcher's", "BLOCK_H"},
+    {"block_q", "integer", "`triton_attention` override: BLOCK_Q (unified)", K::integer,
+     D::attention, "the launcher's", "BLOCK_Q"},
+    {"tile_size", "integer", "`triton_attention` override: TILE_SIZE (unified)", K::integer,
+     D::attention, "the launcher's", "TILE_SIZE"},
+    {"block_dmodel", "integer", "`triton_attention` override: BLOCK_DMODEL", K::integer,
+     D::attention, "the launcher's", "BLOCK_DMODEL"},
+    {"block_dpe", "integer", "`triton_attention` override: BLOCK_DPE (0: none)", K::count0,
+     D::attention, "the launcher's", "BLOCK_DPE"},
+    {"block_dv", "integer", "`triton_attention` override: BLOCK_DV", K::integer, D::attention,
+     "the launcher's", "BLOCK_DV"},
+    {"num_kv_splits", "integer",
+     "`triton_attention` override: NUM_KV_SPLITS (vLLM decode), NUM_SEGMENTS_PER_SEQ (vLLM 3D), "
+     "MAX_KV_SPLITS (SGLang stage2)",
+     K::integer, D::attention, "the launcher's", "num_kv_splits"},
+    {"num_stages", "integer",
+     "`triton_attention`: `num_stages` of the primary launch (as `stages`)", K::integer,
+     D::attention, "the launcher's", "num_stages"},
 };
 
 constexpr FieldSpec kTunedEntryFields[] = {
@@ -203,7 +301,8 @@ std::optional<std::size_t> config_field_index(std::string_view name) {
   return std::nullopt;
 }
 
-static_assert(std::size(kConfigFields) <= 64, "Provenance::given holds one bit per config field");
+static_assert(std::size(kConfigFields) <= model::FieldMask().size(),
+              "Provenance::given holds one bit per config field");
 
 std::string_view dialect_name(Dialect d) {
   switch (d) {
@@ -215,6 +314,8 @@ std::string_view dialect_name(Dialect d) {
       return "engine CUTLASS";
     case Dialect::triton:
       return "Triton";
+    case Dialect::attention:
+      return "Triton attention";
   }
   return "?";
 }
@@ -336,8 +437,23 @@ std::vector<std::string> allowed_names(FieldKind kind) {
         out.push_back(model::engine_release_text(r.release));
       return out;
     }
-    case K::engine_op:
-      return names_of(model::engine_op_names());
+    case K::engine_op: {
+      std::vector<std::string> out = names_of(model::engine_op_names());
+      for (const model::EnumName<model::AttnOp>& o : model::attn_op_names())
+        out.emplace_back(o.name);
+      return out;
+    }
+    case K::attn_stage:
+      return names_of(model::attn_stage_names());
+    case K::attn_phase:
+      return names_of(model::attn_phase_names());
+    case K::attn_model: {
+      std::vector<std::string> out;
+      for (const model::AttnPreset& p : model::attn_presets()) out.emplace_back(p.name);
+      return out;
+    }
+    case K::attn_dtype:
+      return {"bf16", "f16", "f32", "fp8_e4m3", "fp8", "fp8_e5m2"};
     case K::bias:
       return names_of(model::bias_names());
     case K::element:

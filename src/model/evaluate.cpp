@@ -252,6 +252,9 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   r.epilogue_tile = plan.epilogue_tile;
   std::vector<Diagnostic>& out = r.diagnostics;
   if (full) out = std::move(plan.reasons);
+  r.engine_refuses = plan.engine_refuses;
+  r.launches = std::move(plan.launches);
+  for (LaunchSummary& l : r.launches) l.fits = l.smem_bytes && *l.smem_bytes <= r.limit_bytes;
 
   // The sizes exist exactly when the kernel's SharedStorage type does (README "Results"): the
   // layout is known, no builder or collective rejected the config, and the stage count passes
@@ -261,7 +264,14 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   const bool builds = storage && plan.stages >= plan.min_stages;
   SizeMemo memo(*family, cfg, plan);
   MaxFit best;
-  if (storage) {
+  if (storage && !plan.stages_matter) {
+    // The stage count changes nothing (triton_attention launches whose num_stages the pipeliner
+    // ignores): the count as launched fits or none does.
+    const Bytes at = memo.at(plan.stages).kernel.size;
+    if (plan.stages >= lowest_stages(plan) && at <= r.limit_bytes) best = {plan.stages, at};
+    r.max_stages = best.stages;
+    if (best.stages > 0) r.max_stages_smem = best.bytes;
+  } else if (storage) {
     best = search_max_stages([&](int s) { return memo.at(s).kernel.size; }, lowest_stages(plan),
                              r.limit_bytes);
     r.max_stages = best.stages;

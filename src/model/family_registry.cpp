@@ -46,6 +46,12 @@ const auto& rows() {
        "Triton 3.6.0 (acd8104); vLLM fp8_utils.py, int8_utils.py @6adad087; SGLang "
        "fp8_kernel.py, int8_kernel.py @d6ef6888",
        "triton_block_matmul", "triton triton_matmul"},
+      // Triton attention (issue 19): launcher inference + the attention kernel model.
+      {&triton_attention_family(), K::Triton,
+       "Triton 3.6.0 (acd8104); vLLM triton_decode_attention.py, triton_unified_attention.py, "
+       "triton_prefill_attention.py, prefix_prefill.py @6adad087; SGLang decode_attention.py, "
+       "extend_attention.py, prefill_attention.py @d6ef6888",
+       "triton_attention", "triton"},
       {&sm120_blockscaled_family(), K::Cutlass, kCutlass, "sm120_blockscaled", "sm120"},
       {&sm120_dense_family(), K::Cutlass, kCutlass, "sm120_dense", "sm120"},
       {&sm90_tma_ws_family(), K::Cutlass, kCutlass, "sm90_tma_ws", ""},

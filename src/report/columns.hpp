@@ -43,6 +43,7 @@ enum class ColumnType {
   fits,         ///< the status "fits" (a suggestion's)
   changes,      ///< [{"field", "from", "to"}]
   engine,       ///< {"name": "vllm" | "sglang", "commit": 40 hex digits}
+  launches,     ///< [{"stage", "kernel", "constexprs", "num_warps", "num_stages", ...}]
 };
 
 /// The unit of a column's numbers. A byte quantity's JSON key ends in "_bytes" (the house rule;

@@ -187,12 +187,19 @@ const ResultColumn kResultColumns[] = {
        o.value(e.config.m), o.value(e.config.n), o.value(e.config.k);
        o.end();
      }),
+     .shown = [](const Entry& e) { return e.config.family != "triton_attention"; },
      .head = "TILE",
      .md_head = "tile",
-     .cell = [](const Entry& e) { return tile_text(e.config.m, e.config.n, e.config.k); },
+     .cell =
+         [](const Entry& e) {
+           // A triton_attention config has no tile: its blocks are the launches' constexprs.
+           if (e.config.family == "triton_attention") return std::string("-");
+           return tile_text(e.config.m, e.config.n, e.config.k);
+         },
      .csv = "tile",
      .csv_field =
          [](CsvCell<Entry>& c) {
+           if (c.row.config.family == "triton_attention") return;
            num(c.out, c.row.config.m);
            c.out += 'x';
            num(c.out, c.row.config.n);
@@ -357,6 +364,47 @@ const ResultColumn kResultColumns[] = {
        for (const model::Diagnostic& d : e.result.diagnostics) diagnostic_object(o, d);
        o.end();
      })},
+    {.key = "launches",
+     .type = T::launches,
+     .description =
+         "triton_attention: every kernel launch of the op as the engine's launcher makes it — "
+         "stage, kernel, constexprs, num_warps, num_stages, smem_bytes (null when it does not "
+         "compile), fits; the verdict is the worst; absent for other families",
+     .json = json_fns<Entry>([](auto& o, const Entry& e) {
+       o.begin_array();
+       for (const model::LaunchSummary& l : e.result.launches) {
+         o.begin_object();
+         o.key("stage"), o.value(l.stage);
+         o.key("kernel"), o.value(l.kernel);
+         o.key("constexprs");
+         o.begin_object();
+         for (const auto& [n, v] : l.constexprs) {
+           o.key(n);
+           if (static_cast<double>(static_cast<long long>(v)) == v)
+             o.value(static_cast<long long>(v));
+           else
+             o.value(nlohmann::ordered_json(v));
+         }
+         o.end();
+         o.key("num_warps"), o.value(static_cast<long long>(l.num_warps));
+         o.key("num_stages"), o.value(static_cast<long long>(l.num_stages));
+         o.key("smem_bytes"), opt_value(o, l.smem_bytes);
+         o.key("fits"), o.value(l.fits);
+         o.key("invalid"), o.value(l.invalid);
+         o.key("stages_matter"), o.value(l.stages_matter);
+         o.end();
+       }
+       o.end();
+     }),
+     .shown = [](const Entry& e) { return !e.result.launches.empty(); }},
+    {.key = "engine_refuses",
+     .type = T::boolean,
+     .description =
+         "triton_attention: the engine refuses the configuration before any kernel runs (vLLM: "
+         "FP8 KV cache below sm_89, a page size that is not a multiple of 16, ...), whatever "
+         "`status` says of shared memory; absent for other families",
+     .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.engine_refuses); }),
+     .shown = [](const Entry& e) { return e.result.family == "triton_attention"; }},
     {.key = "config",
      .description = "the config as evaluated (its JSON)",
      .csv = "config",

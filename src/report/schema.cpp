@@ -144,7 +144,15 @@ ordered_json kind_schema(FieldKind kind) {
     case K::scale_type:
     case K::launcher:
     case K::engine_op:
+    case K::attn_stage:
+    case K::attn_phase:
+    case K::attn_model:
+    case K::attn_dtype:
       return names_schema(io::allowed_names(kind));
+    case K::count0:
+      return {{"type", "integer"}, {"minimum", 0}};
+    case K::number:
+      return {{"type", "number"}, {"minimum", 0}};
     case K::element_or_null:
     case K::bias:
       return {{"anyOf", {names_schema(io::allowed_names(kind)), {{"type", "null"}}}}};
@@ -198,7 +206,11 @@ ordered_json kind_schema(FieldKind kind) {
 /// The $defs both schemas share: a config, an entry of `configs`, the epilogue object.
 ordered_json config_defs() {
   ordered_json defs = ordered_json::object();
-  defs["config"] = object_of(io::config_fields(), "tile");
+  defs["config"] = object_of(io::config_fields());
+  // Every config needs a tile but a triton_attention one (its shape is heads and head dims).
+  defs["config"]["anyOf"] = {
+      {{"required", {"tile"}}},
+      {{"required", {"kernel"}}, {"properties", {{"kernel", {{"const", "triton_attention"}}}}}}};
   defs["config"]["description"] = "one kernel configuration (README \"Config format\")";
   defs["epilogue"] = object_of(io::epilogue_fields());
   defs["kernel_name"] = {
@@ -303,6 +315,22 @@ ordered_json column_schema(const Column<Row>& c, const ColumnTypes& types) {
     case T::object:
       s = {{"type", "object"}};
       break;
+    case T::launches: {
+      const ordered_json count = {{"type", "integer"}, {"minimum", 0}};
+      s = {{"type", "array"},
+           {"items",
+            strict_object({{"stage", enum_of({"stage1", "stage2", "main", "reduce"})},
+                           {"kernel", {{"type", "string"}}},
+                           {"constexprs",
+                            {{"type", "object"}, {"additionalProperties", {{"type", "number"}}}}},
+                           {"num_warps", count},
+                           {"num_stages", count},
+                           {"smem_bytes", {{"type", {"integer", "null"}}, {"minimum", 0}}},
+                           {"fits", {{"type", "boolean"}}},
+                           {"invalid", {{"type", "boolean"}}},
+                           {"stages_matter", {{"type", "boolean"}}}})}};
+      break;
+    }
     case T::engine:
       s = strict_object({{"name", enum_of({"vllm", "sglang"})},
                          {"commit", {{"type", "string"}, {"pattern", "^[0-9a-f]{40}$"}}}});

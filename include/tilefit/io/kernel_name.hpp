@@ -49,7 +49,7 @@ struct KernelNameError {
 struct NamedConfig {
   std::optional<model::KernelConfig> config;  ///< set exactly when `errors` is empty
   bool arch_given = false;                    ///< the name says its arch (every modelled name does)
-  std::uint64_t given = 0;  ///< Provenance::given: the config fields the name sets
+  model::FieldMask given;  ///< Provenance::given: the config fields the name sets
   /// What the name says but the config format's bounds refuse (a field and why), as the reader
   /// words it for the same field in a config file.
   std::vector<model::ConfigIssue> errors;

@@ -27,10 +27,10 @@ struct Provenance {
   std::string file;  ///< as ConfigError::file: the path, "<stdin>", "--name", "<config>"
   int index = 0;     ///< position in the file's configs (a tuned table: among its entries)
   std::string key;   ///< tuned_entry: the batch size; kernel_name: the name; sweep: the candidate
-  std::uint64_t given = 0;  ///< bit i set: config_fields()[i] (tilefit/io/vocabulary.hpp) was set
+  model::FieldMask given;  ///< bit i set: config_fields()[i] (tilefit/io/vocabulary.hpp) was set
   /// Of `given`, the fields a sweep space varies: in a candidate their value is one of the
   /// file's alternatives (Origin::sweep_alternative), the others are the config object's.
-  std::uint64_t alternatives = 0;
+  model::FieldMask alternatives;
 
   /// True when the source set config field `field` ("tile", "epilogue", ...).
   bool gave(std::string_view field) const;

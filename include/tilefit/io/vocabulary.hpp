@@ -47,6 +47,13 @@ enum class FieldKind {
   integer,  ///< a positive integer (num_warps, group_m)
   version,  ///< a version string ("3.6.0")
   engine,   ///< an engine release: "vllm", "sglang@d6ef6888" (model::parse_engine_release)
+  // ---- Triton attention (issue 19) ----
+  attn_stage,  ///< all, stage1, stage2, main, reduce
+  attn_phase,  ///< decode, prefill, extend
+  attn_model,  ///< a model preset ("kimi-k2")
+  attn_dtype,  ///< bf16, f16, f32, fp8_e4m3 (fp8), fp8_e5m2
+  count0,      ///< an integer >= 0 (sliding_window, block_dpe)
+  number,      ///< a number >= 0 (logit_cap)
 };
 
 /// Whose field it is: every kind's, or one kind of family's (that kind's dialect). The decoder
@@ -57,9 +64,10 @@ enum class Dialect {
   cutlass,  ///< CUTLASS kernels, plain or engine-built (model::FamilyKind::Cutlass, EngineCutlass)
   engine_cutlass,  ///< engine-built CUTLASS kernels (model::FamilyKind::EngineCutlass)
   triton,          ///< Triton kernels (model::FamilyKind::Triton)
+  attention,       ///< the triton_attention family (issue 19)
 };
 
-/// "common", "CUTLASS", "engine CUTLASS", "Triton".
+/// "common", "CUTLASS", "engine CUTLASS", "Triton", "Triton attention".
 std::string_view dialect_name(Dialect d);
 
 struct FieldSpec {

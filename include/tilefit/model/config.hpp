@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -15,6 +16,10 @@
 #include "tilefit/model/launcher.hpp"
 
 namespace tilefit::model {
+
+/// One bit per config field (tilefit/io/vocabulary.hpp config_fields(), in its order): which
+/// fields a source set (io::Provenance::given). 128 since the attention fields (issue 19).
+using FieldMask = std::bitset<128>;
 
 /// `Ws` (appended for the inference-engine FP8 kernels, issue 11): the basic, non-persistent
 /// KernelTmaWarpSpecialized* kernel (gemm/kernel/sm90_gemm_tma_warpspecialized.hpp).

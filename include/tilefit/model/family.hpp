@@ -26,6 +26,7 @@
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/launch_summary.hpp"
 #include "tilefit/model/layout.hpp"
 
 namespace tilefit::model {
@@ -107,6 +108,14 @@ struct Plan {
   std::vector<Diagnostic> notes;
   /// The family's decided layout parameters, for layout().
   LayoutState state;
+  /// Families whose config runs several kernel launches (triton_attention): each launch, in
+  /// launch order; layout() is the worst of them. Empty for one-kernel families.
+  std::vector<LaunchSummary> launches;
+  /// The engine refuses the configuration before any kernel runs (a warning says why); the
+  /// status stays the kernels' shared-memory verdict.
+  bool engine_refuses = false;
+  /// False when `stages` does not change layout(): evaluate() then searches no stage count.
+  bool stages_matter = true;
 
   /// Stages from an explicit count, or from `rule` (auto).
   void choose_stages(const std::optional<int>& explicit_stages);

@@ -9,6 +9,7 @@
 
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/launch_summary.hpp"
 #include "tilefit/model/layout.hpp"
 
 namespace tilefit::model {
@@ -44,6 +45,12 @@ struct Result {
   /// Why it is invalid or does not fit, what fits instead, and what is worth knowing, in the
   /// order a reader wants them (full detail only).
   std::vector<Diagnostic> diagnostics;
+  /// Every kernel launch of the config's operation (triton_attention), with its inferred
+  /// constexprs, warps, stages and bytes; the verdict is the worst. Empty for other families.
+  std::vector<LaunchSummary> launches;
+  /// The engine refuses the configuration before any kernel runs (vLLM: FP8 KV below sm_89),
+  /// whatever the shared memory says (triton_attention).
+  bool engine_refuses = false;
 };
 
 }  // namespace tilefit::model

@@ -54,6 +54,7 @@ const KernelFamily& sm80_multistage_family();
 const KernelFamily& triton_matmul_family();
 const KernelFamily& triton_fused_moe_family();
 const KernelFamily& triton_block_matmul_family();
+const KernelFamily& triton_attention_family();
 
 // ---- inference-engine FP8 kernels (issue 11) ----
 const KernelFamily& engine_fp8_sm89_family();

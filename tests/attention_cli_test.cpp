@@ -1,0 +1,117 @@
+// triton_attention through the CLI, in process (issue 19).
+//
+// The DISABLED_ cases hold the measured numbers of the two "Done when" reports (vLLM #46721:
+// Kimi-K2 MLA decode, fp8 KV, sm_120, 102400 B; vLLM #57712: Gemma-4 head_dim 512 on sm_75,
+// 98304 B). Their bytes come from the kernel model (attnmodel's kernel_model.cpp), which this
+// branch does not have (a scaffold stands in): THE INTEGRATOR ENABLES THEM after the merge and
+// checks the numbers against attnmeasure's rows. The other cases check what does not depend on
+// the bytes: the inferred launches in text and JSON, the refusals, the input errors.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace tilefit {
+namespace {
+
+using test::run_command;
+
+const std::string kKimiCli =
+    R"([{"name": "kimi", "kernel": "triton_attention", "launcher": "vllm", "model": "kimi-k2",
+         "tp": 8, "kv_dtype": "fp8_e4m3", "arch": "sm_120"}])";
+const std::string kGemma4Cli =
+    R"([{"name": "gemma4", "kernel": "triton_attention", "launcher": "vllm",
+         "model": "gemma-4-31b-global", "act_dtype": "f16", "phase": "prefill",
+         "arch": "sm_75"}])";
+
+TEST(AttentionCli, JsonShowsEveryLaunchWithItsConstexprs) {
+  const auto r = run_command("check - --format json", test::with_stdin(kKimiCli));
+  ASSERT_TRUE(r.out.find("\"launches\"") != std::string::npos) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& res = j["results"][0];
+  EXPECT_EQ(res["kernel"], "triton_attention");
+  EXPECT_EQ(res["engine_refuses"], false);
+  ASSERT_EQ(res["launches"].size(), 2u);
+  const nlohmann::json& s1 = res["launches"][0];
+  EXPECT_EQ(s1["stage"], "stage1");
+  EXPECT_EQ(s1["kernel"], "_fwd_grouped_kernel_stage1");
+  EXPECT_EQ(s1["constexprs"]["BLOCK_DMODEL"], 512);
+  EXPECT_EQ(s1["constexprs"]["BLOCK_DPE"], 64);
+  EXPECT_EQ(s1["constexprs"]["BLOCK_N"], 32);
+  EXPECT_EQ(s1["constexprs"]["BLOCK_H"], 16);
+  EXPECT_EQ(s1["num_warps"], 4);
+  EXPECT_EQ(s1["num_stages"], 2);
+  EXPECT_EQ(res["launches"][1]["kernel"], "_fwd_kernel_stage2");
+}
+
+TEST(AttentionCli, TextListsTheLaunches) {
+  const auto r = run_command("check -", test::with_stdin(kKimiCli));
+  EXPECT_NE(r.out.find("launch stage1: _fwd_grouped_kernel_stage1 with kv_group_num=8"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("launch stage2: _fwd_kernel_stage2"), std::string::npos) << r.out;
+}
+
+TEST(AttentionCli, TheEngineRefusalIsApartFromTheVerdict) {
+  std::string cfg = kKimiCli;
+  cfg.replace(cfg.find("sm_120"), 6, "sm_86");
+  const auto r = run_command("check - --format json", test::with_stdin(cfg));
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& res = j["results"][0];
+  EXPECT_EQ(res["engine_refuses"], true);
+  bool said = false;
+  for (const auto& d : res["diagnostics"])
+    said = said || (d["code"] == "attn_engine_refuses" &&
+                    d["message"].get<std::string>().find("sm_89") != std::string::npos);
+  EXPECT_TRUE(said) << r.out;
+}
+
+TEST(AttentionCli, InputErrorsNameFileConfigFieldValueAllowed) {
+  const auto r = run_command(
+      "check -",
+      test::with_stdin(R"([{"kernel": "triton_attention", "launcher": "vllm", "model": "kimi-k2",
+                           "tp": 3, "arch": "sm_120"}])"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("field \"tp\": 3 does not divide kimi-k2's 64 attention heads; allowed: "
+                       "a divisor of 64"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(AttentionCli, SweepOverPresetsAndArchs) {
+  const auto r = run_command("sweep - --format json",
+                             test::with_stdin(R"([{"kernel": "triton_attention", "launcher": "vllm",
+                           "model": ["kimi-k2", "llama-3.1-70b"], "tp": 8,
+                           "arch": ["sm_80", "sm_120"]}])"));
+  ASSERT_EQ(r.exit_code == 0 || r.exit_code == 1, true) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("results")) << r.out;
+  EXPECT_EQ(j["results"].size(), 4u);
+}
+
+// ---- the measured numbers: enable after the kernel model is merged ----------------------------
+
+TEST(AttentionCli, DISABLED_KimiK2MlaDecodeFp8OnSm120Is102400BytesAndBlockNFixesIt) {
+  const auto r = run_command("check - --format json", test::with_stdin(kKimiCli));
+  const nlohmann::json res = nlohmann::json::parse(r.out)["results"][0];
+  EXPECT_EQ(res["status"], "does_not_fit");
+  EXPECT_EQ(res["launches"][0]["smem_bytes"], 102400);  // vLLM #46721
+  EXPECT_EQ(res["smem_bytes"], 102400);
+  const auto s = run_command("suggest - --format json", test::with_stdin(kKimiCli));
+  EXPECT_NE(s.out.find("\"field\":\"block_n\""), std::string::npos) << s.out;
+}
+
+TEST(AttentionCli, DISABLED_Gemma4HeadDim512OnSm75Is98304Bytes) {
+  const auto r = run_command("check - --format json", test::with_stdin(kGemma4Cli));
+  const nlohmann::json res = nlohmann::json::parse(r.out)["results"][0];
+  EXPECT_EQ(res["status"], "does_not_fit");
+  EXPECT_EQ(res["launches"][0]["kernel"], "kernel_unified_attention");
+  EXPECT_EQ(res["launches"][0]["constexprs"]["HEAD_SIZE_PADDED"], 512);
+  EXPECT_EQ(res["smem_bytes"], 98304);  // vLLM #57712
+}
+
+}  // namespace
+}  // namespace tilefit
