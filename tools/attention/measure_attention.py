@@ -515,6 +515,14 @@ def work(job):
     os.environ.setdefault("TRITON_CACHE_DIR", f"/tmp/tcache{os.getpid()}")
     if KDIR not in sys.path:
         sys.path.insert(0, KDIR)
+    try:  # triton_decode_attention.py:35 compares triton.__version__ with packaging.version
+        import packaging.version  # noqa: F401
+    except ImportError:
+        import types
+        pk, pv = types.ModuleType("packaging"), types.ModuleType("packaging.version")
+        pv.parse = lambda v: tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+        pk.version = pv
+        sys.modules["packaging"], sys.modules["packaging.version"] = pk, pv
     c = dict(job["config"])
     c["_cc"] = job["cc"]
     ov = job.get("overrides", {})

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Join measure_attention.py results into rows (README.md "Row format").
 
-usage: to_rows.py OUT.jsonl RESULTS.jsonl[.gz] ...
+usage: to_rows.py OUT.jsonl JOBS.json:RESULTS.jsonl[.gz] ...
 
 One row per kernel launch: {"id", "engine", "config", "launch", "cc", "status", "shared",
 "error", "holdout", "context", "dump"}. The row's config is the job's config with the overrides
@@ -28,9 +28,13 @@ def main():
     out, srcs = sys.argv[1], sys.argv[2:]
     rows, dropped = [], 0
     for src in srcs:
+        jobs_path, src = src.split(":", 1)
+        overrides = {j["id"]: j.get("overrides", {}) for j in json.load(open(jobs_path))["jobs"]}
         # the overrides of one job resolve to the same values in every launch that has the knob:
         # gather them per job first
         res = [json.loads(l) for l in opener(src) if l.strip()]
+        for r in res:
+            r["overrides"] = overrides[r["id"]]
         per_job = {}
         for r in res:
             for k, v in (r.get("launch", {}) or {}).get("overrides_applied", {}).items():
@@ -60,6 +64,13 @@ def main():
                     row["alloc_shared"] = r["alloc_shared"]
             else:
                 row["error"] = r.get("error")
+                if str(row["error"]).startswith("PTXASError"):
+                    # the reason is ptxas's own line, not the repro command the message ends with
+                    import re
+                    why = [re.sub(r"^ptxas\S*\s*(/\S+, line \d+; )?", "", x).strip()
+                           for x in (r.get("error_full") or "").splitlines() if "fatal" in x or "error   :" in x]
+                    if why:
+                        row["error"] = "PTXASError: " + why[0][:300]
             row["holdout"] = bool(r.get("holdout"))
             row["context"] = dict(r.get("context") or {}, launcher_inputs=r.get("launcher_inputs"))
             if r.get("dump"):
