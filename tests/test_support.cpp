@@ -32,6 +32,15 @@ std::string engine_rows_path() {
 #endif
 }
 
+std::string attention_rows_path() {
+  const char* env = std::getenv("TILEFIT_ATTENTION_ROWS");
+#ifdef TILEFIT_ATTENTION_ROWS
+  return env ? std::string(env) : std::string(TILEFIT_ATTENTION_ROWS);
+#else
+  return env ? std::string(env) : data_path("attention-triton-3.6.jsonl");
+#endif
+}
+
 std::string source_path(const std::string& name) {
   return std::string(TILEFIT_SOURCE_DIR) + "/" + name;
 }

@@ -23,6 +23,10 @@ std::string data_path(const std::string& name);
 /// The engines' measured launches (tests/data/engines-triton-3.6.tar.xz, unpacked by CMake into
 /// the build tree); the environment variable TILEFIT_ENGINE_ROWS names another file.
 std::string engine_rows_path();
+/// The engines' measured Triton attention launches (tests/data/attention-triton-3.6.tar.xz,
+/// unpacked by CMake into the build tree; tools/attention/README.md has the row format); the
+/// environment variable TILEFIT_ATTENTION_ROWS names another file.
+std::string attention_rows_path();
 
 /// Absolute path of a file under the source tree.
 std::string source_path(const std::string& name);

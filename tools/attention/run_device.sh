@@ -3,7 +3,7 @@
 # from a staged copy of tools/attention with kernels/ (extract.py) and jobs/. Results into $OUT.
 set -u
 cd "$(dirname "$0")"
-PY=/opt/torch/.venv/bin/python3
+PY=${PY:-/opt/torch/.venv/bin/python3}  # Triton 3.6.0 + torch
 nvidia-smi --query-gpu=name --format=csv,noheader
 $PY -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
 timeout "$1" $PY measure_attention.py jobs/dev.json /tmp/dev.jsonl /tmp/dumps-dev 2>&1 | tail -20
