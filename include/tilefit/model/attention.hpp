@@ -47,6 +47,8 @@ struct AttentionSpec {
   std::optional<long long> page_size, sliding_window;
   std::optional<bool> sinks;
   std::optional<double> logit_cap;
+  /// ALiBi slopes (vLLM prefix_prefill's `_fwd_kernel_alibi`; added with the measured rows).
+  std::optional<bool> alibi;
   // ---- runtime inputs the launchers branch on ----
   std::optional<long long> num_seqs, max_seqlen_q, max_seq_len, max_kv_splits, sm_count,
       context_len;

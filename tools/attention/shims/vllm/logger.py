@@ -1,0 +1,6 @@
+"""Shim of vllm.logger."""
+import logging
+
+
+def init_logger(name):
+    return logging.getLogger(name)

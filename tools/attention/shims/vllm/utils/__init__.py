@@ -1,0 +1,1 @@
+# tilefit shim package: only the modules the attention ops import (tools/attention/README.md).
