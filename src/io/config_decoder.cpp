@@ -377,6 +377,14 @@ class Decoder {
         cfg.num_warps = static_cast<int>(*x);
       m.file(e);
     }
+    // Minimal reading for the AMD ground truth (issue 20, amdmodel); amdinfra's version wins.
+    if (const Value* v = m.get("hip_async_copy")) {
+      if (!triton)
+        e.push_back(not_triton);
+      else if (auto b = read_bool(*v, e))
+        cfg.hip_async_copy = *b;
+      m.file(e);
+    }
     if (const Value* v = m.get("group_m")) {
       if (!triton)
         e.push_back(not_triton);

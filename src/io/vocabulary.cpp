@@ -118,6 +118,10 @@ constexpr FieldSpec kConfigFields[] = {
     {"num_warps", "integer",
      "Triton: `num_warps`, a power of two up to 32; default 4 (integers 1…1024 are read)",
      K::integer, D::triton, "4", "num_warps"},
+    // Minimal reading for the AMD ground truth (issue 20, amdmodel); amdinfra's version wins.
+    {"hip_async_copy", "bool",
+     "Triton on gfx942/gfx950: TRITON_HIP_USE_ASYNC_COPY (default off, Triton 3.6's default)",
+     K::boolean, D::triton, "false", "TRITON_HIP_USE_ASYNC_COPY"},
     {"group_m", "integer", "Triton: `GROUP_SIZE_M` (index arithmetic only: no shared memory)",
      K::integer, D::triton, "", "GROUP_SIZE_M"},
     {"block_shape", "`[n,k]`",

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tilefit/model/arch.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
 #include "tilefit/model/family.hpp"
@@ -92,6 +93,12 @@ struct Decisions {
   /// b_raw_tile is one copy of it ([BK, BN] bytes) and b_tile the dequantised B the dot reads.
   int b_dequant_bits = 0;
   Bytes b_raw_tile = 0;
+  /// AMD targets (is_amd(cc)): the rules of triton_amd.cpp place the buffers.
+  bool amd = false;
+  /// TRITON_HIP_USE_ASYNC_COPY as compiled (KernelConfig::hip_async_copy, default off).
+  bool async_copy = false;
+  /// AMD block-quantised kernels: the in-loop scale conversion's scratch (0: none).
+  Bytes scale_cvt = 0;
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
@@ -131,7 +138,8 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
 /// fills KernelTraits and returns triton_plan().
 class TritonFamily : public KernelFamily {
  public:
-  bool runs_on(int sm) const final { return sm >= 80; }
+  /// NVIDIA from sm_80 on, and the AMD targets gfx942 and gfx950 (triton_amd.hpp).
+  bool runs_on(int sm) const final { return is_amd(sm) || (sm >= 80 && sm < kGfx942); }
   bool claims(const KernelConfig&, int) const final { return false; }
   Diagnostic claim_reason(const KernelConfig&, int) const final {
     return diag(Code::family_given).name("family", name());
