@@ -16,8 +16,8 @@ using model::kGfx942;
 using model::kGfx950;
 using model::Status;
 
-model::KernelConfig amd(const char* family, int arch, long long m, long long n, long long k,
-                        const char* dtype, int warps, int stages, bool async = false) {
+model::KernelConfig amd_cfg(const char* family, int arch, long long m, long long n, long long k,
+                            const char* dtype, int warps, int stages, bool async = false) {
   model::KernelConfig c;
   c.name = "t";
   c.family = family;
@@ -39,9 +39,11 @@ model::KernelConfig amd(const char* family, int arch, long long m, long long n, 
   return c;
 }
 
-Bytes part(const model::Result& r, Component c) { return r.breakdown ? r.breakdown->part(c) : -1; }
+Bytes amd_part(const model::Result& r, Component c) {
+  return r.breakdown ? r.breakdown->part(c) : -1;
+}
 
-Bytes sum(const model::Field& f) {
+Bytes amd_sum(const model::Field& f) {
   Bytes s = 0;
   for (Bytes p : f.parts) s += p;
   return s;
@@ -51,13 +53,13 @@ Bytes sum(const model::Field& f) {
 // 128x128x64, 3 stages: 2 x (128·64·2 + 64·128·2) = 65536 B, exactly gfx942's 64 KiB (measured:
 // users-2026-12.md §3.4). With TRITON_HIP_USE_ASYNC_COPY=1, num_stages buffers: 98304 B.
 TEST(TritonAmdRules, StagesMinusOneBuffersWithoutAsyncCopy) {
-  const auto off = test::eval(amd("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 3));
+  const auto off = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 3));
   EXPECT_EQ(off.status, Status::Fits);
   EXPECT_EQ(*off.smem_bytes, 65536);
-  EXPECT_EQ(part(off, Component::A), 2 * 16384);
-  EXPECT_EQ(part(off, Component::B), 2 * 16384);
+  EXPECT_EQ(amd_part(off, Component::A), 2 * 16384);
+  EXPECT_EQ(amd_part(off, Component::B), 2 * 16384);
   EXPECT_EQ(off.max_stages, 3);
-  const auto on = test::eval(amd("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 3, true));
+  const auto on = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 3, true));
   EXPECT_EQ(on.status, Status::DoesNotFit);
   EXPECT_EQ(*on.smem_bytes, 98304);
   EXPECT_EQ(on.max_stages, 2);  // 2 x 32768 = 65536 fits
@@ -66,7 +68,7 @@ TEST(TritonAmdRules, StagesMinusOneBuffersWithoutAsyncCopy) {
 
 // gfx950 has 160 KiB: the same tile fits with 5 async stages (5 x 32768 = 163840), not 6.
 TEST(TritonAmdRules, Gfx950LimitAndAsyncFp8) {
-  auto c = amd("triton_fused_moe", kGfx950, 128, 128, 64, "fp8_w8a8", 4, 6, true);
+  auto c = amd_cfg("triton_fused_moe", kGfx950, 128, 128, 64, "fp8_w8a8", 4, 6, true);
   const auto r = test::eval(c);
   // fp8: 6 x (128·64 + 64·128) = 98304 B
   EXPECT_EQ(*r.smem_bytes, 98304);
@@ -77,7 +79,7 @@ TEST(TritonAmdRules, Gfx950LimitAndAsyncFp8) {
 
 // HIPOptions' defaults: num_stages 2 (one buffer without async copy), num_warps 4.
 TEST(TritonAmdRules, HipDefaults) {
-  const auto r = test::eval(amd("triton_matmul", kGfx942, 128, 128, 64, "bf16", 0, 0));
+  const auto r = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "bf16", 0, 0));
   EXPECT_EQ(*r.smem_bytes, 32768);
   EXPECT_TRUE(test::has(r, Code::triton_amd_default_num_stages));
   EXPECT_TRUE(test::has(r, Code::triton_amd_default_num_warps));
@@ -87,7 +89,7 @@ TEST(TritonAmdRules, HipDefaults) {
 
 // Triton 3.6 overwrites kpack 2 with 1 on gfx950 and warns; gfx942 keeps it (no LDS effect).
 TEST(TritonAmdRules, KpackForcedOnGfx950) {
-  auto c = amd("triton_matmul", kGfx950, 64, 64, 64, "f16", 4, 2);
+  auto c = amd_cfg("triton_matmul", kGfx950, 64, 64, 64, "f16", 4, 2);
   c.tuned.kpack = 2;
   const auto r = test::eval(c);
   EXPECT_TRUE(test::has(r, Code::triton_amd_kpack_forced));
@@ -98,30 +100,31 @@ TEST(TritonAmdRules, KpackForcedOnGfx950) {
 
 // A block-quantised kernel's scale vector of >= 64·num_warps elements keeps its conversion: +BN·4.
 TEST(TritonAmdRules, BlockScaleConversion) {
-  auto c = amd("triton_block_matmul", kGfx942, 64, 256, 128, "fp8_w8a8", 4, 2);
+  auto c = amd_cfg("triton_block_matmul", kGfx942, 64, 256, 128, "fp8_w8a8", 4, 2);
   c.block_shape = std::array<long long, 2>{128, 128};
   const auto r = test::eval(c);
   // 1 x (64·128 + 128·256) + 256·4 = 40960 + 1024 (measured: vLLM _w8a8_triton_block_scaled_mm)
   EXPECT_EQ(*r.smem_bytes, 41984);
-  EXPECT_EQ(part(r, Component::LayoutConversion), 1024);
+  EXPECT_EQ(amd_part(r, Component::LayoutConversion), 1024);
   c.num_warps = 8;  // 512 threads: the 256-element vector is not expensive, no conversion
   EXPECT_EQ(*test::eval(c).smem_bytes, 40960);
 }
 
 // No tl.dot minimum on AMD (get_min_dot_size is (1, 1, 1)); declined launches say why.
 TEST(TritonAmdRules, DeclinedLaunches) {
-  const auto s1 = test::eval(amd("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 1));
+  const auto s1 = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 1));
   EXPECT_EQ(s1.status, Status::Invalid);
   EXPECT_TRUE(test::has(s1, Code::triton_amd_unmodelled));
-  const auto padded = test::eval(amd("triton_matmul", kGfx950, 128, 128, 64, "f16", 4, 2, true));
+  const auto padded =
+      test::eval(amd_cfg("triton_matmul", kGfx950, 128, 128, 64, "f16", 4, 2, true));
   EXPECT_TRUE(test::has(padded, Code::triton_amd_unmodelled));
-  const auto narrow = test::eval(amd("triton_matmul", kGfx942, 16, 16, 16, "f16", 8, 2));
+  const auto narrow = test::eval(amd_cfg("triton_matmul", kGfx942, 16, 16, 16, "f16", 8, 2));
   EXPECT_TRUE(test::has(narrow, Code::triton_amd_unmodelled));
-  const auto k16 = test::eval(amd("triton_matmul", kGfx942, 64, 64, 16, "bf16", 4, 2));
+  const auto k16 = test::eval(amd_cfg("triton_matmul", kGfx942, 64, 64, 16, "bf16", 4, 2));
   EXPECT_FALSE(test::has(k16, Code::triton_dot_k_min));
   EXPECT_EQ(*k16.smem_bytes, 4096);
   // fp8 on gfx942 is supported (no sm_89 rule)
-  const auto fp8 = test::eval(amd("triton_matmul", kGfx942, 64, 64, 64, "e4m3", 4, 3));
+  const auto fp8 = test::eval(amd_cfg("triton_matmul", kGfx942, 64, 64, 64, "e4m3", 4, 3));
   EXPECT_FALSE(test::has(fp8, Code::triton_fp8_needs_sm89));
   EXPECT_EQ(*fp8.smem_bytes, 16384);
 }
@@ -138,11 +141,11 @@ TEST(TritonAmdInvariants, PartsSumAndMaxStagesTight) {
             for (long long k : {32, 64, 128})
               for (int w : {2, 4, 8})
                 for (int s : {2, 3, 4}) {
-                  auto c = amd("triton_matmul", arch, m, n, k, dt, w, s, async);
+                  auto c = amd_cfg("triton_matmul", arch, m, n, k, dt, w, s, async);
                   const auto r = test::eval(c);
                   if (test::has(r, Code::triton_amd_unmodelled)) continue;
                   ASSERT_TRUE(r.breakdown);
-                  EXPECT_EQ(sum(*r.breakdown), *r.smem_bytes);
+                  EXPECT_EQ(amd_sum(*r.breakdown), *r.smem_bytes);
                   const Bytes limit = model::find_arch(arch)->limits.optin_per_block;
                   if (r.max_stages >= 2) {
                     EXPECT_LE(*r.max_stages_smem, limit);

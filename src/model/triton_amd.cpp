@@ -1,9 +1,11 @@
-// Triton 3.6 on gfx942 / gfx950: the LDS rules (triton_amd.hpp; docs/triton-amd-model.md).
+// Triton 3.6 on gfx942 / gfx950: the LDS rules (declared in triton_gemm.hpp, namespace amd;
+// docs/triton-amd-model.md; Python reference tools/amd/reference/amd_ref.py).
 //
 // Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
 // 3.6.0 wheel); the Python sources quoted are the wheel's own (triton/backends/amd/compiler.py,
 // triton/knobs.py, read on the GPU machine: tools/amd/README.md).
-#include "triton_amd.hpp"
+#include "triton_allocator.hpp"
+#include "triton_gemm.hpp"
 
 #include <algorithm>
 #include <string>
@@ -78,17 +80,21 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // kernel's metadata.kpack is 1).
   if (arch == kGfx950 && cfg.tuned.kpack && *cfg.tuned.kpack != 1)
     why.note([&] {
-      return diag(Code::triton_amd_kpack_forced).integer("kpack", *cfg.tuned.kpack).arch("arch", arch);
+      return diag(Code::triton_amd_kpack_forced)
+          .integer("kpack", *cfg.tuned.kpack)
+          .arch("arch", arch);
     });
   // Said when the config leaves the switch to Triton's default (off in 3.6).
   if (explain && !cfg.hip_async_copy)
-    why.note([&] { return diag(Code::triton_amd_async_copy).arch("arch", arch).name("value", "off"); });
+    why.note(
+        [&] { return diag(Code::triton_amd_async_copy).arch("arch", arch).name("value", "off"); });
 
   reject_invalid(cfg, k, why);
 
   // What the measured rows show the rules below do not cover (docs/triton-amd-model.md §6).
   auto unmodelled = [&](const char* what) {
-    why.reject([&] { return diag(Code::triton_amd_unmodelled).arch("arch", arch).name("what", what); });
+    why.reject(
+        [&] { return diag(Code::triton_amd_unmodelled).arch("arch", arch).name("what", what); });
   };
   const int ib = k.in_bits, eb = ib / 8;
   const int bb = k.b_load_elem_bits > 0 ? k.b_load_elem_bits : ib;
@@ -103,6 +109,9 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // 8-bit operands with BLOCK_SIZE_K < 32: the MFMA's K (32 for 8-bit 16x16 instructions) does
   // not fit; measured rows keep an epilogue conversion or fall back to FMA.
   if (ib == 8 && cfg.k < 32) unmodelled("8-bit operands with BLOCK_SIZE_K < 32");
+  // A tile narrower than every MFMA instruction (16): measured to allocate neither rule's bytes.
+  if (cfg.m < 16 || cfg.n < 16)
+    unmodelled("BLOCK_SIZE_M or BLOCK_SIZE_N below 16 (the smallest MFMA)");
   const long long pa = per_thread(cfg.m * cfg.k, cfg.k, ib, w);
   const long long pb = per_thread(cfg.k * cfg.n, cfg.k, bb, w);
   // The pipeliner multi-buffers a load of at least 32 bits per thread; a narrower one stays a
@@ -151,8 +160,7 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
                (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
                (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (swizzled shared)";
-    if (d.scale_cvt > 0)
-      p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
+    if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
   }
   p.state.store(d);
   p.take(std::move(why));

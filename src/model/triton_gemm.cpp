@@ -5,7 +5,6 @@
 #include <type_traits>
 
 #include "triton_allocator.hpp"
-#include "triton_amd.hpp"
 #include "triton_layout.hpp"
 
 namespace tilefit::model::triton {

@@ -132,6 +132,22 @@ extern template Sizes triton_storage<Extent>(const Decisions&, int);
 /// The shared decide(): stage count, invalid reasons, notes, kernel description.
 Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
 
+struct Buffers;  // triton_allocator.hpp
+
+/// Triton 3.6 on AMD targets (gfx942, gfx950): src/model/triton_amd.cpp, docs/triton-amd-model.md.
+/// The rules cover the launches measured to be exact (num_stages >= 2, both operands pipelined,
+/// docs/triton-amd-model.md §4); every other launch is declined with triton_amd_unmodelled,
+/// never given a guessed size.
+namespace amd {
+/// HIPOptions' defaults (third_party/amd/backend/compiler.py, class HIPOptions).
+constexpr int kDefaultNumWarps = 4;
+constexpr int kDefaultNumStages = 2;
+/// The AMD plan (triton_plan() hands AMD targets here).
+Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
+/// The kernel's LDS buffers at num_stages = `stages` (>= 2).
+Buffers buffers(const Decisions& d, int stages);
+}  // namespace amd
+
 /// What both Triton families share: Triton's NVIDIA targets from Ampere on (mma v2 and later),
 /// never inferred (a config names its kernel with "kernel"), the layout from the decisions
 /// alone. A Triton family says its name, its description and its kernel's types: decide()
