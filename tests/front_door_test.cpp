@@ -284,8 +284,9 @@ TEST(FieldTable, DialectsAreTheFieldsEachKindRefuses) {
                                                "schedule", "epilogue", "grouped", "mma", "warp",
                                                "swap_ab"}));
   EXPECT_EQ(engine, (std::vector<std::string>{"launcher", "op", "bias", "scale_block"}));
-  EXPECT_EQ(triton, (std::vector<std::string>{"num_warps", "hip_async_copy", "group_m", "block_shape",
-                                              "mul_routed_weight", "triton", "engine"}));
+  EXPECT_EQ(triton,
+            (std::vector<std::string>{"num_warps", "hip_async_copy", "group_m", "block_shape",
+                                      "mul_routed_weight", "triton", "engine"}));
   EXPECT_EQ(dialect_name(Dialect::engine_cutlass), "engine CUTLASS");
 
   // A CUTLASS field with a Triton kernel.
