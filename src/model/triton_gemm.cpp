@@ -225,6 +225,7 @@ void add_dequant_b(Buffers& bufs, const Decisions& d, int stages, int start, int
 
 /// The buffers of the kernel at num_stages = `stages`.
 Buffers buffers(const Decisions& d, int stages) {
+  if (d.amd) return amd::buffers(d, stages);
   Buffers bufs;
   const bool a_pipe = stages > 1 && d.a_can_pipeline;
   const bool b_pipe = stages > 1 && d.b_can_pipeline;
@@ -352,13 +353,16 @@ bool reject_invalid(const KernelConfig& cfg, const KernelTraits& k, Findings& wh
         });
   }
   // fp8e4nv is a supported fp8 type from capability 89 on (backend/compiler.py:186-190);
-  // python/triton/language/core.py:573 raises when it is lowered elsewhere.
-  if (k.fp8 && cfg.arch < 89)
+  // python/triton/language/core.py:573 raises when it is lowered elsewhere. HIPOptions lists
+  // fp8e4nv (and e4m3fnuz, fp8e4b8) as supported on every AMD target.
+  if (k.fp8 && !is_amd(cfg.arch) && cfg.arch < 89)
     why.reject([&] { return diag(Code::triton_fp8_needs_sm89).arch("arch", cfg.arch); });
   // tl.dot asserts K >= min_dot_size[2] (python/triton/language/semantic.py:1528): 32 for 8-bit
   // operands, 16 otherwise (min_dot_size, backend/compiler.py:19-31). M and N have no minimum.
+  // On AMD targets min_dot_size is (1, 1, 1) (third_party/amd/backend/compiler.py
+  // get_min_dot_size: an unsupported shape falls back to FMA): no minimum.
   const int kmin = k.in_bits == 8 ? 32 : 16;
-  if (cfg.k < kmin)
+  if (!is_amd(cfg.arch) && cfg.k < kmin)
     why.reject([&] {
       return diag(Code::triton_dot_k_min)
           .integer("tile_k", cfg.k)
@@ -733,6 +737,7 @@ std::string describe(const Decisions& d, int stages) {
 }  // namespace
 
 Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why) {
+  if (is_amd(cfg.arch)) return amd::plan(cfg, k, explain, std::move(why));
   Plan p;
   p.min_stages = 1;
   p.overflow = Overflow::TritonOutOfResources;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tilefit/model/arch.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
 #include "tilefit/model/family.hpp"
@@ -92,6 +93,12 @@ struct Decisions {
   /// b_raw_tile is one copy of it ([BK, BN] bytes) and b_tile the dequantised B the dot reads.
   int b_dequant_bits = 0;
   Bytes b_raw_tile = 0;
+  /// AMD targets (is_amd(cc)): the rules of triton_amd.cpp place the buffers.
+  bool amd = false;
+  /// TRITON_HIP_USE_ASYNC_COPY as compiled (KernelConfig::hip_async_copy, default off).
+  bool async_copy = false;
+  /// AMD block-quantised kernels: the in-loop scale conversion's scratch (0: none).
+  Bytes scale_cvt = 0;
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
@@ -125,13 +132,30 @@ extern template Sizes triton_storage<Extent>(const Decisions&, int);
 /// The shared decide(): stage count, invalid reasons, notes, kernel description.
 Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
 
+struct Buffers;  // triton_allocator.hpp
+
+/// Triton 3.6 on AMD targets (gfx942, gfx950): src/model/triton_amd.cpp, docs/triton-amd-model.md.
+/// The rules cover the launches measured to be exact (num_stages >= 2, both operands pipelined,
+/// docs/triton-amd-model.md §4); every other launch is declined with triton_amd_unmodelled,
+/// never given a guessed size.
+namespace amd {
+/// HIPOptions' defaults (third_party/amd/backend/compiler.py, class HIPOptions).
+constexpr int kDefaultNumWarps = 4;
+constexpr int kDefaultNumStages = 2;
+/// The AMD plan (triton_plan() hands AMD targets here).
+Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
+/// The kernel's LDS buffers at num_stages = `stages` (>= 2).
+Buffers buffers(const Decisions& d, int stages);
+}  // namespace amd
+
 /// What both Triton families share: Triton's NVIDIA targets from Ampere on (mma v2 and later),
 /// never inferred (a config names its kernel with "kernel"), the layout from the decisions
 /// alone. A Triton family says its name, its description and its kernel's types: decide()
 /// fills KernelTraits and returns triton_plan().
 class TritonFamily : public KernelFamily {
  public:
-  bool runs_on(int sm) const final { return sm >= 80; }
+  /// NVIDIA from sm_80 on, and the AMD targets gfx942 and gfx950 (triton_amd.hpp).
+  bool runs_on(int sm) const final { return is_amd(sm) || (sm >= 80 && sm < kGfx942); }
   bool claims(const KernelConfig&, int) const final { return false; }
   Diagnostic claim_reason(const KernelConfig&, int) const final {
     return diag(Code::family_given).name("family", name());

@@ -1,0 +1,170 @@
+// Triton 3.6 on gfx942 / gfx950: the LDS rules (declared in triton_gemm.hpp, namespace amd;
+// docs/triton-amd-model.md; Python reference tools/amd/reference/amd_ref.py).
+//
+// Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
+// 3.6.0 wheel); the Python sources quoted are the wheel's own (triton/backends/amd/compiler.py,
+// triton/knobs.py, read on the GPU machine: tools/amd/README.md).
+#include "triton_allocator.hpp"
+#include "triton_gemm.hpp"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace tilefit::model::triton::amd {
+namespace {
+
+/// sizePerThread along K of a coalesced [rows, K] load (the common Coalesce pass,
+/// lib/Dialect/TritonGPU/Transforms/CoalesceUtils.cpp, Utility.cpp getNumElementsPerThread) with
+/// AMD's 64-lane wavefronts (threads-per-warp 64, HIPOptions.warp_size for gfx9):
+///   min(16 bytes / element, contiguous extent, max(numel / (64 · num_warps), 1)).
+long long per_thread(long long numel, long long contig, int bits, int num_warps) {
+  const long long by_align = 16 / std::max(bits / 8, 1);
+  return std::min({by_align, contig, std::max(numel / (64LL * num_warps), 1LL)});
+}
+
+bool triton_36(std::string_view v) {
+  if (v.substr(0, 3) != "3.6") return false;
+  return v.size() == 3 || v[3] < '0' || v[3] > '9';
+}
+
+/// Live ranges (abstract program points; only their order matters): the pipelined buffers live
+/// across the K loop, the scale conversion inside it.
+constexpr int kBeforeLoop = 10, kAfterLoop = 100, kInLoop = 40;
+
+}  // namespace
+
+Buffers buffers(const Decisions& d, int stages) {
+  Buffers bufs;
+  // The AMD pipeliner (amd.passes.ttgpuir.add_schedule_loops + add_pipeline, make_ttgir;
+  // third_party/amd/lib/TritonAMDGPUTransforms/ScheduleLoops.cpp, Pipeline.cpp / LowerLoops.cpp):
+  // without async copy a pipelined load goes global -> registers -> local_store one stage
+  // ahead, so num_stages - 1 LDS buffers; with TRITON_HIP_USE_ASYNC_COPY the load is an
+  // async_copy_global_to_local straight into LDS and every stage keeps its buffer: num_stages
+  // (measured: every exact row of tests/data/amd-triton-3.6.jsonl; users-2026-12.md §3.4).
+  // Each operand is one ttg.local_alloc of nbuf x [BM, BK] / [BK, BN] in a swizzled_shared
+  // encoding (no padding), live across the loop.
+  const int nbuf = d.async_copy ? stages : stages - 1;
+  bufs.add(nbuf * d.a_tile, 16, kBeforeLoop, kAfterLoop, Component::A);
+  bufs.add(nbuf * d.b_tile, 16, kBeforeLoop + 1, kAfterLoop, Component::B);
+  // Block-quantised kernels: a scale vector's in-loop convert_layout, live with the buffers.
+  bufs.add(d.scale_cvt, 16, kInLoop, kInLoop + 1, Component::LayoutConversion);
+  return bufs;
+}
+
+Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why) {
+  Plan p;
+  p.min_stages = 2;  // num_stages 1 is not modelled on AMD (triton_amd_unmodelled)
+  p.overflow = Overflow::TritonOutOfResources;
+  p.stage_param = StageParam::TritonNumStages;
+  p.auto_stages = false;
+  p.stages = cfg.stages.value_or(kDefaultNumStages);
+  const int arch = cfg.arch;
+  const int w = cfg.num_warps.value_or(kDefaultNumWarps);
+  const bool async = cfg.hip_async_copy.value_or(false);
+
+  if (!cfg.triton_version.empty() && !triton_36(cfg.triton_version))
+    why.note(
+        [&] { return diag(Code::triton_version_differs).name("version", cfg.triton_version); });
+  if (!cfg.stages)
+    why.note([&] {
+      return diag(Code::triton_amd_default_num_stages)
+          .stages("stages", kDefaultNumStages, p.stage_param);
+    });
+  if (!cfg.num_warps)
+    why.note([&] {
+      return diag(Code::triton_amd_default_num_warps).integer("num_warps", kDefaultNumWarps);
+    });
+  // HIPOptions.__post_init__ (wheel 3.6.0, third_party/amd/backend/compiler.py): on gfx950 a
+  // kpack other than 1 is overwritten with 1 and a warning is printed (measured: the compiled
+  // kernel's metadata.kpack is 1).
+  if (arch == kGfx950 && cfg.tuned.kpack && *cfg.tuned.kpack != 1)
+    why.note([&] {
+      return diag(Code::triton_amd_kpack_forced)
+          .integer("kpack", *cfg.tuned.kpack)
+          .arch("arch", arch);
+    });
+  // Said when the config leaves the switch to Triton's default (off in 3.6).
+  if (explain && !cfg.hip_async_copy)
+    why.note(
+        [&] { return diag(Code::triton_amd_async_copy).arch("arch", arch).name("value", "off"); });
+
+  reject_invalid(cfg, k, why);
+
+  // What the measured rows show the rules below do not cover (docs/triton-amd-model.md §6).
+  auto unmodelled = [&](const char* what) {
+    why.reject(
+        [&] { return diag(Code::triton_amd_unmodelled).arch("arch", arch).name("what", what); });
+  };
+  const int ib = k.in_bits, eb = ib / 8;
+  const int bb = k.b_load_elem_bits > 0 ? k.b_load_elem_bits : ib;
+  if (k.b_dequant_bits > 0) unmodelled("fused_moe_kernel_gptq_awq (int4/int8 dequantised B)");
+  if (k.b_load_elem_bits > 0) unmodelled("int8_w8a16 (int8 B converted before the dot)");
+  if (k.tma) unmodelled("tensor-descriptor loads (SGLang USE_TMA)");
+  if (p.stages < 2) unmodelled("num_stages 1 (no pipelining: the operands' layout conversions)");
+  // gfx950 with async copy gives 16-bit operands ttg.padded_shared encodings ([512:+8],
+  // [512:+16], on A, B or both): not modelled.
+  if (arch == kGfx950 && async && (ib == 16 || bb == 16))
+    unmodelled("16-bit operands with async copy on gfx950 (padded shared layouts)");
+  // 8-bit operands with BLOCK_SIZE_K < 32: the MFMA's K (32 for 8-bit 16x16 instructions) does
+  // not fit; measured rows keep an epilogue conversion or fall back to FMA.
+  if (ib == 8 && cfg.k < 32) unmodelled("8-bit operands with BLOCK_SIZE_K < 32");
+  // A tile narrower than every MFMA instruction (16): measured to allocate neither rule's bytes.
+  if (cfg.m < 16 || cfg.n < 16)
+    unmodelled("BLOCK_SIZE_M or BLOCK_SIZE_N below 16 (the smallest MFMA)");
+  const long long pa = per_thread(cfg.m * cfg.k, cfg.k, ib, w);
+  const long long pb = per_thread(cfg.k * cfg.n, cfg.k, bb, w);
+  // The pipeliner multi-buffers a load of at least 32 bits per thread; a narrower one stays a
+  // per-iteration local_alloc whose size the rules do not give.
+  if (pa * ib < 32 || pb * bb < 32)
+    unmodelled("an operand load below 32 bits per thread (not pipelined)");
+
+  p.sizes_known = !why.invalid();
+  Decisions d;
+  d.amd = true;
+  d.async_copy = async;
+  d.cc = arch;
+  d.bm = cfg.m;
+  d.bn = cfg.n;
+  d.bk = cfg.k;
+  d.num_warps = w;
+  d.in_bits = ib;
+  d.fp8_block = k.fp8_block;
+  d.a_tile = cfg.m * cfg.k * eb;
+  d.b_tile = cfg.k * cfg.n * bb / 8;
+  d.a_load_bits = static_cast<int>(pa * ib);
+  d.b_load_bits = static_cast<int>(pb * bb);
+  d.a_can_pipeline = d.a_load_bits >= 32;
+  d.b_can_pipeline = d.b_load_bits >= 32;
+  if (k.fp8_block) {
+    // a_scale [BM] and b_scale [BN] (f32) are loaded in the loop and multiplied into the dot
+    // result; RemoveLayoutConversions keeps a scale's convert_layout when its load is expensive,
+    // numel >= threads (lib/Dialect/TritonGPU/Transforms/Utility.cpp isExpensiveLoadOrStore:
+    // 64 · num_warps on AMD), and AMD's scratch function (third_party/amd/lib/Analysis/
+    // AMDGPUAllocation.cpp getConvertLayoutScratchInBytes) gives it the vector's bytes. SGLang's
+    // scalar b_scale (BLOCK_SIZE_N <= group_n) has none. The two conversions are not live at
+    // once: the larger counts (measured: + BM·4 or BN·4 B on every such row).
+    const long long threads = 64LL * w;
+    const Bytes a = cfg.m >= threads ? cfg.m * 4 : 0;
+    const Bytes b = !k.b_scale_scalar && cfg.n >= threads ? cfg.n * 4 : 0;
+    d.scale_cvt = std::max(a, b);
+    if (explain && d.scale_cvt > 0)
+      why.note([&] {
+        return diag(Code::triton_amd_scale_conversion)
+            .name("scale", a >= b ? "a_scale" : "b_scale")
+            .bytes("bytes", d.scale_cvt);
+      });
+  }
+  if (explain && p.sizes_known) {
+    const int nbuf = async ? p.stages : p.stages - 1;
+    p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
+               (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
+               (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (swizzled shared)";
+    if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
+  }
+  p.state.store(d);
+  p.take(std::move(why));
+  return p;
+}
+
+}  // namespace tilefit::model::triton::amd

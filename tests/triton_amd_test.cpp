@@ -1,0 +1,162 @@
+// Triton 3.6 on gfx942/gfx950 (src/model/triton_amd.cpp, docs/triton-amd-model.md): the rules
+// computed by hand, max_stages tight, the breakdown summing to the total, and what is declined
+// (every measured row runs through the reader in amd_triton_ground_truth_test.cpp).
+#include <gtest/gtest.h>
+
+#include "model_test_util.hpp"
+#include "tilefit/model/arch.hpp"
+
+namespace tilefit {
+namespace {
+
+using model::Bytes;
+using model::Code;
+using model::Component;
+using model::kGfx942;
+using model::kGfx950;
+using model::Status;
+
+model::KernelConfig amd_cfg(const char* family, int arch, long long m, long long n, long long k,
+                            const char* dtype, int warps, int stages, bool async = false) {
+  model::KernelConfig c;
+  c.name = "t";
+  c.family = family;
+  c.arch = arch;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  if (std::string(dtype) == "fp8_w8a8") {
+    c.fp8_w8a8 = true;
+    c.a = c.b = *model::parse_operand("e4m3");
+  } else {
+    c.a = c.b = *model::parse_operand(dtype);
+  }
+  c.d = std::string(dtype) == "f16" ? model::DType::F16 : model::DType::BF16;
+  if (std::string(dtype) == "e4m3") c.d = model::DType::F16;
+  if (warps > 0) c.num_warps = warps;
+  if (stages > 0) c.stages = stages;
+  c.hip_async_copy = async;
+  return c;
+}
+
+Bytes amd_part(const model::Result& r, Component c) {
+  return r.breakdown ? r.breakdown->part(c) : -1;
+}
+
+Bytes amd_sum(const model::Field& f) {
+  Bytes s = 0;
+  for (Bytes p : f.parts) s += p;
+  return s;
+}
+
+// Without async copy the AMD pipeliner keeps num_stages - 1 LDS buffers of A and B: f16
+// 128x128x64, 3 stages: 2 x (128·64·2 + 64·128·2) = 65536 B, exactly gfx942's 64 KiB (measured:
+// users-2026-12.md §3.4). With TRITON_HIP_USE_ASYNC_COPY=1, num_stages buffers: 98304 B.
+TEST(TritonAmdRules, StagesMinusOneBuffersWithoutAsyncCopy) {
+  const auto off = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 3));
+  EXPECT_EQ(off.status, Status::Fits);
+  EXPECT_EQ(*off.smem_bytes, 65536);
+  EXPECT_EQ(amd_part(off, Component::A), 2 * 16384);
+  EXPECT_EQ(amd_part(off, Component::B), 2 * 16384);
+  EXPECT_EQ(off.max_stages, 3);
+  const auto on = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 3, true));
+  EXPECT_EQ(on.status, Status::DoesNotFit);
+  EXPECT_EQ(*on.smem_bytes, 98304);
+  EXPECT_EQ(on.max_stages, 2);  // 2 x 32768 = 65536 fits
+  EXPECT_EQ(*on.max_stages_smem, 65536);
+}
+
+// gfx950 has 160 KiB: the same tile fits with 5 async stages (5 x 32768 = 163840), not 6.
+TEST(TritonAmdRules, Gfx950LimitAndAsyncFp8) {
+  auto c = amd_cfg("triton_fused_moe", kGfx950, 128, 128, 64, "fp8_w8a8", 4, 6, true);
+  const auto r = test::eval(c);
+  // fp8: 6 x (128·64 + 64·128) = 98304 B
+  EXPECT_EQ(*r.smem_bytes, 98304);
+  EXPECT_EQ(r.status, Status::Fits);
+  EXPECT_EQ(r.max_stages, 10);  // 10 x 16384 = 163840
+  EXPECT_EQ(*r.max_stages_smem, 163840);
+}
+
+// HIPOptions' defaults: num_stages 2 (one buffer without async copy), num_warps 4.
+TEST(TritonAmdRules, HipDefaults) {
+  const auto r = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "bf16", 0, 0));
+  EXPECT_EQ(*r.smem_bytes, 32768);
+  EXPECT_TRUE(test::has(r, Code::triton_amd_default_num_stages));
+  EXPECT_TRUE(test::has(r, Code::triton_amd_default_num_warps));
+  EXPECT_FALSE(test::has(r, Code::triton_default_num_stages));
+  EXPECT_FALSE(test::has(r, Code::triton_amd_keys_ignored));
+}
+
+// Triton 3.6 overwrites kpack 2 with 1 on gfx950 and warns; gfx942 keeps it (no LDS effect).
+TEST(TritonAmdRules, KpackForcedOnGfx950) {
+  auto c = amd_cfg("triton_matmul", kGfx950, 64, 64, 64, "f16", 4, 2);
+  c.tuned.kpack = 2;
+  const auto r = test::eval(c);
+  EXPECT_TRUE(test::has(r, Code::triton_amd_kpack_forced));
+  EXPECT_EQ(*r.smem_bytes, 16384);
+  c.arch = kGfx942;
+  EXPECT_FALSE(test::has(test::eval(c), Code::triton_amd_kpack_forced));
+}
+
+// A block-quantised kernel's scale vector of >= 64·num_warps elements keeps its conversion: +BN·4.
+TEST(TritonAmdRules, BlockScaleConversion) {
+  auto c = amd_cfg("triton_block_matmul", kGfx942, 64, 256, 128, "fp8_w8a8", 4, 2);
+  c.block_shape = std::array<long long, 2>{128, 128};
+  const auto r = test::eval(c);
+  // 1 x (64·128 + 128·256) + 256·4 = 40960 + 1024 (measured: vLLM _w8a8_triton_block_scaled_mm)
+  EXPECT_EQ(*r.smem_bytes, 41984);
+  EXPECT_EQ(amd_part(r, Component::LayoutConversion), 1024);
+  c.num_warps = 8;  // 512 threads: the 256-element vector is not expensive, no conversion
+  EXPECT_EQ(*test::eval(c).smem_bytes, 40960);
+}
+
+// No tl.dot minimum on AMD (get_min_dot_size is (1, 1, 1)); declined launches say why.
+TEST(TritonAmdRules, DeclinedLaunches) {
+  const auto s1 = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 1));
+  EXPECT_EQ(s1.status, Status::Invalid);
+  EXPECT_TRUE(test::has(s1, Code::triton_amd_unmodelled));
+  const auto padded =
+      test::eval(amd_cfg("triton_matmul", kGfx950, 128, 128, 64, "f16", 4, 2, true));
+  EXPECT_TRUE(test::has(padded, Code::triton_amd_unmodelled));
+  const auto narrow = test::eval(amd_cfg("triton_matmul", kGfx942, 16, 16, 16, "f16", 8, 2));
+  EXPECT_TRUE(test::has(narrow, Code::triton_amd_unmodelled));
+  const auto k16 = test::eval(amd_cfg("triton_matmul", kGfx942, 64, 64, 16, "bf16", 4, 2));
+  EXPECT_FALSE(test::has(k16, Code::triton_dot_k_min));
+  EXPECT_EQ(*k16.smem_bytes, 4096);
+  // fp8 on gfx942 is supported (no sm_89 rule)
+  const auto fp8 = test::eval(amd_cfg("triton_matmul", kGfx942, 64, 64, 64, "e4m3", 4, 3));
+  EXPECT_FALSE(test::has(fp8, Code::triton_fp8_needs_sm89));
+  EXPECT_EQ(*fp8.smem_bytes, 16384);
+}
+
+// Over a grid: where a size is given, the breakdown sums to it, and max_stages is tight (fits at
+// max_stages, not at max_stages + 1).
+TEST(TritonAmdInvariants, PartsSumAndMaxStagesTight) {
+  int checked = 0;
+  for (int arch : {kGfx942, kGfx950})
+    for (bool async : {false, true})
+      for (const char* dt : {"f16", "bf16", "e4m3"})
+        for (long long m : {32, 64, 128, 256})
+          for (long long n : {32, 64, 128, 256})
+            for (long long k : {32, 64, 128})
+              for (int w : {2, 4, 8})
+                for (int s : {2, 3, 4}) {
+                  auto c = amd_cfg("triton_matmul", arch, m, n, k, dt, w, s, async);
+                  const auto r = test::eval(c);
+                  if (test::has(r, Code::triton_amd_unmodelled)) continue;
+                  ASSERT_TRUE(r.breakdown);
+                  EXPECT_EQ(amd_sum(*r.breakdown), *r.smem_bytes);
+                  const Bytes limit = model::find_arch(arch)->limits.optin_per_block;
+                  if (r.max_stages >= 2) {
+                    EXPECT_LE(*r.max_stages_smem, limit);
+                    auto next = c;
+                    next.stages = r.max_stages + 1;
+                    EXPECT_GT(*test::eval(next).smem_bytes, limit);
+                  }
+                  ++checked;
+                }
+  EXPECT_GT(checked, 1000);
+}
+
+}  // namespace
+}  // namespace tilefit
