@@ -399,7 +399,7 @@ TEST(ConfigReader, LongValuesAreCutInMessages) {
             std::string::npos)
       << e;
   const std::string k = one_error(R"("tile": [1, 1, 1], ")" + std::string(1000, 'q') + R"(": 1)");
-  EXPECT_LT(k.size(), 400u) << k;
+  EXPECT_LT(k.size(), 450u) << k;  // the allowed list grows with the fields
 }
 
 TEST(ConfigReader, NestingIsBoundedWithoutRecursion) {
