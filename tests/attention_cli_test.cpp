@@ -100,7 +100,8 @@ TEST(AttentionCli, KimiK2MlaDecodeFp8OnSm120Is102400BytesAndBlockNFixesIt) {
   EXPECT_EQ(res["smem_bytes"], 102400);
   const auto s = run_command("suggest - --format json", test::with_stdin(kKimiCli));
   bool block_n = false;
-  for (const auto& sug : nlohmann::json::parse(s.out)["results"][0]["suggestions"])
+  const nlohmann::json sj = nlohmann::json::parse(s.out);
+  for (const auto& sug : sj["results"][0]["suggestions"])
     for (const auto& ch : sug["changes"])
       if (ch["field"] == "block_n" && sug["status"] == "fits") block_n = true;
   EXPECT_TRUE(block_n) << s.out;
