@@ -143,8 +143,8 @@ TEST(FamilyParts, EveryFolderHasARow) {
 // one of the sections: common, a shared rule library's, a family's.
 TEST(FamilyParts, EveryOwnedCodeRendersFromItsDeclaredKeys) {
   std::vector<std::string_view> sections = {
-      "common", "sm120", "triton", "amd_triton", "triton_attention_kernel", "engine_fp8",
-      "engine_tables", "amd"};
+      "common",     "sm120",         "triton", "amd_triton", "triton_attention_kernel",
+      "engine_fp8", "engine_tables", "amd"};
   for (const model::FamilyRow& r : model::family_table()) sections.push_back(r.diagnostics);
   std::size_t owned = 0;
   for (const std::string_view section : sections) {
