@@ -141,8 +141,8 @@ class TritonAttention final : public KernelFamily {
         {"block_dv", a.block_dv}};
     for (const auto& [field, v] : blocks)
       if (v && !pow2(*v))
-        why.reject_kernel([&] {
-          return diag(Code::attn_block_not_pow2).name("field", field).integer("value", *v);
+        why.reject_kernel([field = field, value = *v] {
+          return diag(Code::attn_block_not_pow2).name("field", field).integer("value", value);
         });
     if (a.block_dpe && *a.block_dpe != 0 && !pow2(*a.block_dpe))
       why.reject_kernel([&] {
