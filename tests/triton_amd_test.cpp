@@ -110,14 +110,39 @@ TEST(TritonAmdRules, BlockScaleConversion) {
   EXPECT_EQ(*test::eval(c).smem_bytes, 40960);
 }
 
+// gfx950 with async copy: 16-bit tiles of at least 16384 B are padded_shared, 16 B per 1024 B
+// with MFMA 32 and 32 B with MFMA 16, over the whole multi-buffered allocation but its last
+// interval (composePaddedLayoutForAsyncCopyCDNA4).
+TEST(TritonAmdRules, Gfx950AsyncPaddedLayouts) {
+  auto c = amd_cfg("triton_matmul", kGfx950, 128, 128, 64, "f16", 4, 2, true);
+  // A and B: 2 x 128·64·2 = 32768 B each, + (32768/1024 - 1)·16 = 496 B each
+  // (users-2026-12.md §3.4 measured 66528 for this launch)
+  auto r = test::eval(c);
+  EXPECT_EQ(*r.smem_bytes, 2 * (32768 + 496));
+  EXPECT_EQ(amd_part(r, Component::A), 32768 + 496);
+  c.tuned.matrix_instr_nonkdim = 16;  // MFMA 16: 32 B per interval
+  EXPECT_EQ(*test::eval(c).smem_bytes, 2 * (32768 + 31 * 32));
+  c.tuned.matrix_instr_nonkdim.reset();
+  c.stages = 3;  // 3 buffers: 49152 B each, + 47·16
+  EXPECT_EQ(*test::eval(c).smem_bytes, 2 * (49152 + 47 * 16));
+  // A [64, 64] tile of 8192 B is not padded; B [64, 256] of 32768 B is (MFMA 32)
+  auto small = amd_cfg("triton_matmul", kGfx950, 64, 256, 64, "f16", 4, 2, true);
+  EXPECT_EQ(*test::eval(small).smem_bytes, 2 * 8192 + 2 * 32768 + (65536 / 1024 - 1) * 16);
+  // Without async copy, or on gfx942, nothing is padded
+  auto off = amd_cfg("triton_matmul", kGfx950, 128, 128, 64, "f16", 4, 2, false);
+  EXPECT_EQ(*test::eval(off).smem_bytes, 32768);
+  auto cdna3 = amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 2, true);
+  EXPECT_EQ(*test::eval(cdna3).smem_bytes, 65536);
+}
+
 // No tl.dot minimum on AMD (get_min_dot_size is (1, 1, 1)); declined launches say why.
 TEST(TritonAmdRules, DeclinedLaunches) {
   const auto s1 = test::eval(amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 1));
   EXPECT_EQ(s1.status, Status::Invalid);
   EXPECT_TRUE(test::has(s1, Code::triton_amd_unmodelled));
-  const auto padded =
-      test::eval(amd_cfg("triton_matmul", kGfx950, 128, 128, 64, "f16", 4, 2, true));
-  EXPECT_TRUE(test::has(padded, Code::triton_amd_unmodelled));
+  auto forced4 = amd_cfg("triton_matmul", kGfx950, 128, 128, 64, "f16", 4, 2, true);
+  forced4.tuned.matrix_instr_nonkdim = 4;  // no padded layout for an MFMA of extent 4
+  EXPECT_TRUE(test::has(test::eval(forced4), Code::triton_amd_unmodelled));
   const auto narrow = test::eval(amd_cfg("triton_matmul", kGfx942, 16, 16, 16, "f16", 8, 2));
   EXPECT_TRUE(test::has(narrow, Code::triton_amd_unmodelled));
   const auto k16 = test::eval(amd_cfg("triton_matmul", kGfx942, 64, 64, 16, "bf16", 4, 2));

@@ -28,6 +28,33 @@ bool triton_36(std::string_view v) {
   return v.size() == 3 || v[3] < '0' || v[3] > '9';
 }
 
+/// The padding bytes a padded_shared operand buffer of CDNA4's async copy gets per 1024 bytes
+/// of data (0: not padded): composePaddedLayoutForAsyncCopyCDNA4
+/// (third_party/amd/lib/TritonAMDGPUTransforms/Utility.cpp, called by composePaddedLayout for
+/// ISAFamily::CDNA4 with useAsyncCopy when the pipeliner allocates the operand's buffers). It
+/// pads only 16-bit operands whose one-stage tile holds at least 16384 bytes and whose smaller
+/// extent is at least 16, for an MFMA with non-K extent 16 or 32 and kWidth 4 or 8. Both
+/// operands of these kernels are K-contiguous (isKContig), and a tile of 16384 bytes has
+/// BLOCK_SIZE_K >= 32, where the CDNA4 16-bit MFMAs (32x32x16, 16x16x32) have kBase 8 and
+/// gfx950 forces kpack 1: kWidth 8, the "wide" layout, which pads 32 bytes for MFMA 16 and 16
+/// bytes for MFMA 32. The padding interval is 1024 bytes (512 elements).
+int cdna4_pad_bytes(long long rows, long long cols, int elem_bits, int mfma_non_k) {
+  if (elem_bits != 16) return 0;
+  if (rows * cols * 2 < 16384 || std::min(rows, cols) < 16) return 0;
+  if (mfma_non_k == 16) return 32;
+  if (mfma_non_k == 32) return 16;
+  return 0;
+}
+
+/// A padded_shared<[interval:+pad]> allocation of `data` bytes: PaddedSharedEncodingAttr adds
+/// `pad` after every full interval but the last (lib/Dialect/TritonGPU/IR/Dialect.cpp,
+/// getPaddedSize); the multi-buffered [nbuf, rows, cols] allocation is padded as one (measured:
+/// every gfx950 async 16-bit row of tests/data/amd-triton-3.6.jsonl).
+Bytes padding(Bytes data, int pad_bytes) {
+  if (pad_bytes == 0 || data <= 1024) return 0;
+  return (data / 1024 - 1) * pad_bytes;
+}
+
 /// Live ranges (abstract program points; only their order matters): the pipelined buffers live
 /// across the K loop, the scale conversion inside it.
 constexpr int kBeforeLoop = 10, kAfterLoop = 100, kInLoop = 40;
@@ -42,11 +69,14 @@ Buffers buffers(const Decisions& d, int stages) {
   // ahead, so num_stages - 1 LDS buffers; with TRITON_HIP_USE_ASYNC_COPY the load is an
   // async_copy_global_to_local straight into LDS and every stage keeps its buffer: num_stages
   // (measured: every exact row of tests/data/amd-triton-3.6.jsonl; users-2026-12.md §3.4).
-  // Each operand is one ttg.local_alloc of nbuf x [BM, BK] / [BK, BN] in a swizzled_shared
-  // encoding (no padding), live across the loop.
+  // Each operand is one ttg.local_alloc of nbuf x [BM, BK] / [BK, BN], live across the loop:
+  // swizzled_shared (no padding), or on gfx950 with async copy padded_shared for large 16-bit
+  // tiles (cdna4_pad_bytes).
   const int nbuf = d.async_copy ? stages : stages - 1;
-  bufs.add(nbuf * d.a_tile, 16, kBeforeLoop, kAfterLoop, Component::A);
-  bufs.add(nbuf * d.b_tile, 16, kBeforeLoop + 1, kAfterLoop, Component::B);
+  bufs.add(nbuf * d.a_tile + padding(nbuf * d.a_tile, d.a_pad_bytes), 16, kBeforeLoop, kAfterLoop,
+           Component::A);
+  bufs.add(nbuf * d.b_tile + padding(nbuf * d.b_tile, d.b_pad_bytes), 16, kBeforeLoop + 1,
+           kAfterLoop, Component::B);
   // Block-quantised kernels: a scale vector's in-loop convert_layout, live with the buffers.
   bufs.add(d.scale_cvt, 16, kInLoop, kInLoop + 1, Component::LayoutConversion);
   return bufs;
@@ -102,10 +132,19 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   if (k.b_load_elem_bits > 0) unmodelled("int8_w8a16 (int8 B converted before the dot)");
   if (k.tma) unmodelled("tensor-descriptor loads (SGLang USE_TMA)");
   if (p.stages < 2) unmodelled("num_stages 1 (no pipelining: the operands' layout conversions)");
-  // gfx950 with async copy gives 16-bit operands ttg.padded_shared encodings ([512:+8],
-  // [512:+16], on A, B or both): not modelled.
-  if (arch == kGfx950 && async && (ib == 16 || bb == 16))
-    unmodelled("16-bit operands with async copy on gfx950 (padded shared layouts)");
+  // gfx950 with async copy gives large 16-bit operand tiles padded_shared encodings
+  // (cdna4_pad_bytes) for an MFMA of non-K extent 16 or 32: AccelerateAMDMatmul.cpp
+  // chooseMfmaInstruction takes matrix_instr_nonkdim when set, else 32 when min(BM, BN) >= 32,
+  // else 16. Another forced extent (4, 64) is not modelled.
+  int mfma_non_k = 0;
+  if (arch == kGfx950 && async && ib == 16) {
+    const int forced = cfg.tuned.matrix_instr_nonkdim.value_or(0);
+    mfma_non_k = forced != 0 ? forced : (std::min(cfg.m, cfg.n) >= 32 ? 32 : 16);
+    if (mfma_non_k != 16 && mfma_non_k != 32)
+      unmodelled(
+          "16-bit operands with async copy on gfx950 and matrix_instr_nonkdim other "
+          "than 16 or 32 (padded shared layouts)");
+  }
   // 8-bit operands with BLOCK_SIZE_K < 32: the MFMA's K (32 for 8-bit 16x16 instructions) does
   // not fit; measured rows keep an epilogue conversion or fall back to FMA.
   if (ib == 8 && cfg.k < 32) unmodelled("8-bit operands with BLOCK_SIZE_K < 32");
@@ -134,6 +173,10 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   d.b_tile = cfg.k * cfg.n * bb / 8;
   d.a_load_bits = static_cast<int>(pa * ib);
   d.b_load_bits = static_cast<int>(pb * bb);
+  if (mfma_non_k != 0 && bb == 16) {
+    d.a_pad_bytes = cdna4_pad_bytes(cfg.m, cfg.k, ib, mfma_non_k);
+    d.b_pad_bytes = cdna4_pad_bytes(cfg.k, cfg.n, bb, mfma_non_k);
+  }
   d.a_can_pipeline = d.a_load_bits >= 32;
   d.b_can_pipeline = d.b_load_bits >= 32;
   if (k.fp8_block) {
@@ -159,7 +202,8 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     const int nbuf = async ? p.stages : p.stages - 1;
     p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
                (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
-               (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (swizzled shared)";
+               (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (" +
+               (d.a_pad_bytes || d.b_pad_bytes ? "padded shared" : "swizzled shared") + ")";
     if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
   }
   p.state.store(d);

@@ -99,6 +99,9 @@ struct Decisions {
   bool async_copy = false;
   /// AMD block-quantised kernels: the in-loop scale conversion's scratch (0: none).
   Bytes scale_cvt = 0;
+  /// AMD gfx950 with async copy: the bytes of padding a padded_shared operand buffer adds per
+  /// 1024 bytes of data (0: the operand's buffer is not padded); amd::buffers() applies it.
+  int a_pad_bytes = 0, b_pad_bytes = 0;
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
