@@ -542,7 +542,8 @@ TEST(AmdSweep, SwitchAndArchAsAxes) {
       test::with_stdin(R"({"kernel": "triton_matmul", "tile": [64, 64, 32], "dtype": "f16",
                            "stages": [1, 2], "hip_async_copy": [false, true]})"));
   ASSERT_FALSE(o.out.empty()) << o.err;
-  for (const json& res : json::parse(o.out)["results"]) EXPECT_EQ(res["hip_async_copy"], true);
+  const json swept = json::parse(o.out);  // kept alive: the loop iterates a part of it
+  for (const json& res : swept["results"]) EXPECT_EQ(res["hip_async_copy"], true);
   // A candidate for an NVIDIA arch with the field: the input error of the field.
   const auto n = run_command(
       "sweep - --all", test::with_stdin(R"({"kernel": "triton_matmul", "arch": ["sm_90", "gfx942"],
