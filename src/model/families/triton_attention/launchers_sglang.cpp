@@ -197,44 +197,37 @@ std::vector<AttnLaunch> sglang_launches(AttnOp op, const AttnShape& s, const Run
       const double window = s.sliding_window > 0 ? double(s.sliding_window) : -1.0;
       AttnLaunch l = make(unified ? AttnKernel::SglangExtendUnified : AttnKernel::SglangExtend,
                           "main", q, kv, q);
+      // The arguments both kernels take first, in their signatures' order.
+      l.constexprs = {{"SLIDING_WINDOW_SIZE", window},
+                      {"logit_cap", logit_cap},
+                      {"xai_temperature_len", -1.0},
+                      {"Lq", double(lq)},
+                      {"Lv", double(lv)},
+                      {"BLOCK_DMODEL", double(b.dmodel)},
+                      {"BLOCK_DPE", double(b.dpe)},
+                      {"BLOCK_DV", double(b.dv)},
+                      {"BLOCK_M", double(b.m)},
+                      {"BLOCK_N", double(b.n)}};
+      const double sink = s.sinks ? 1.0 : 0.0;
+      const double page = double(rt.page_size);
       if (unified) {
         // extend_attention_fwd_unified (1152-1291): num_stages 1 (1196).
-        l.constexprs = {{"SLIDING_WINDOW_SIZE", window},
-                        {"logit_cap", logit_cap},
-                        {"xai_temperature_len", -1.0},
-                        {"Lq", double(lq)},
-                        {"Lv", double(lv)},
-                        {"BLOCK_DMODEL", double(b.dmodel)},
-                        {"BLOCK_DPE", double(b.dpe)},
-                        {"BLOCK_DV", double(b.dv)},
-                        {"BLOCK_M", double(b.m)},
-                        {"BLOCK_N", double(b.n)},
-                        {"IS_CAUSAL", 1.0},
-                        {"USE_CUSTOM_MASK", 0.0},
-                        {"HAS_SINK", s.sinks ? 1.0 : 0.0},
-                        {"PAGE_SIZE", double(rt.page_size)}};
+        l.constexprs.insert(l.constexprs.end(), {{"IS_CAUSAL", 1.0},
+                                                 {"USE_CUSTOM_MASK", 0.0},
+                                                 {"HAS_SINK", sink},
+                                                 {"PAGE_SIZE", page}});
       } else {
         // extend_attention_fwd (660-808): num_stages 1 (726), no LSE, no DCP skips, the
         // prefix custom mask skipped (skip_prefix_custom_mask=True), STORE_TRANSPOSE = is_hip.
-        l.constexprs = {{"SLIDING_WINDOW_SIZE", window},
-                        {"logit_cap", logit_cap},
-                        {"xai_temperature_len", -1.0},
-                        {"Lq", double(lq)},
-                        {"Lv", double(lv)},
-                        {"BLOCK_DMODEL", double(b.dmodel)},
-                        {"BLOCK_DPE", double(b.dpe)},
-                        {"BLOCK_DV", double(b.dv)},
-                        {"BLOCK_M", double(b.m)},
-                        {"BLOCK_N", double(b.n)},
-                        {"USE_CUSTOM_MASK", 0.0},
-                        {"IS_CAUSAL", 1.0},
-                        {"SKIP_PREFIX_CUSTOM_MASK", 1.0},
-                        {"STORE_LSE", 0.0},
-                        {"SKIP_PREFIX", 0.0},
-                        {"SKIP_EXTEND", 0.0},
-                        {"STORE_TRANSPOSE", 0.0},
-                        {"HAS_SINK", s.sinks ? 1.0 : 0.0},
-                        {"PAGE_SIZE", double(rt.page_size)}};
+        l.constexprs.insert(l.constexprs.end(), {{"USE_CUSTOM_MASK", 0.0},
+                                                 {"IS_CAUSAL", 1.0},
+                                                 {"SKIP_PREFIX_CUSTOM_MASK", 1.0},
+                                                 {"STORE_LSE", 0.0},
+                                                 {"SKIP_PREFIX", 0.0},
+                                                 {"SKIP_EXTEND", 0.0},
+                                                 {"STORE_TRANSPOSE", 0.0},
+                                                 {"HAS_SINK", sink},
+                                                 {"PAGE_SIZE", page}});
       }
       // kv_group_num is a plain int argument: Triton specialises it when it is 1.
       if (s.q_heads / kv_heads == 1) l.constexprs.push_back({"kv_group_num", 1.0});
