@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "io/name_parts.hpp"
+
 namespace tilefit::io::detail {
 namespace {
 
@@ -50,23 +52,6 @@ std::optional<std::array<long long, 2>> block_shape_of(std::string_view v) {
   return out;
 }
 
-/// The parts of the name: split at the commas outside brackets.
-std::vector<std::string_view> parts_of(std::string_view base) {
-  std::vector<std::string_view> parts;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < base.size(); ++i) {
-    if (base[i] == '[' || base[i] == '(') ++depth;
-    if (base[i] == ']' || base[i] == ')') --depth;
-    if (base[i] == ',' && depth == 0) {
-      parts.push_back(base.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  parts.push_back(base.substr(start));
-  return parts;
-}
-
 }  // namespace
 
 bool is_block_table_name(std::string_view base) {
@@ -84,7 +69,7 @@ BlockTableName parse_block_table_name(std::string_view base) {
     out.matches = false;
     return out;
   };
-  const std::vector<std::string_view> parts = parts_of(base);
+  const std::vector<std::string_view> parts = name_parts(base);
   std::set<std::string_view> seen;
   std::string input_dtype, out_dtype;
   for (std::size_t i = 0; i < parts.size(); ++i) {

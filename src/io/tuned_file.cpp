@@ -5,6 +5,7 @@
 
 #include "io/block_table_name.hpp"
 #include "io/json_fields.hpp"
+#include "io/name_parts.hpp"
 #include "io/suggest.hpp"
 #include "tilefit/io/vocabulary.hpp"
 #include "tilefit/io/input_limits.hpp"
@@ -58,24 +59,6 @@ bool is_batch_size(std::string_view key) {
 }
 
 namespace {
-
-/// The parts of a tuned file's name: split at the commas outside brackets ("block_shape=[128,
-/// 128]" is one part).
-std::vector<std::string_view> name_parts(std::string_view base) {
-  std::vector<std::string_view> parts;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < base.size(); ++i) {
-    if (base[i] == '[' || base[i] == '(') ++depth;
-    if (base[i] == ']' || base[i] == ')') --depth;
-    if (base[i] == ',' && depth == 0) {
-      parts.push_back(base.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  parts.push_back(base.substr(start));
-  return parts;
-}
 
 /// "[128,128]" or "[128, 64]" -> {128, 128}; anything else (other brackets, a sign, a zero,
 /// a third number, letters) -> nullopt.
