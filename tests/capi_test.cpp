@@ -49,6 +49,48 @@ TEST(CApi, TheFinalizeAnswerAsJson) {
   EXPECT_STREQ(tilefit_error_message(ctx.p), "");
 }
 
+// An attention op's launches reach the C ABI as they reach the CLI's JSON: vLLM's MLA decode
+// for Kimi-K2 with an fp8 KV cache on sm_120 (vLLM #46721: stage 1 needs 102400 B).
+TEST(CApi, AttentionLaunchesAndTheEnginesRefusal) {
+  constexpr const char* kKimi =
+      R"({"kernel": "triton_attention", "launcher": "vllm", "model": "kimi-k2", "tp": 8,
+          "kv_dtype": "fp8_e4m3"})";
+  Ctx ctx;
+  const char* out = nullptr;
+  ASSERT_EQ(tilefit_analyze(ctx.p, kKimi, "sm_120", 0, &out), TILEFIT_OK);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["smem_bytes"], 102400);
+  EXPECT_EQ(j["engine_refuses"], false);
+  ASSERT_EQ(j["launches"].size(), 2u);
+  const auto& s1 = j["launches"][0];
+  EXPECT_EQ(s1["stage"], "stage1");
+  EXPECT_EQ(s1["kernel"], "_fwd_grouped_kernel_stage1");
+  EXPECT_EQ(s1["constexprs"]["BLOCK_N"], 32);
+  EXPECT_EQ(s1["constexprs"]["Lk"], 576);
+  EXPECT_EQ(s1["num_warps"], 4);
+  EXPECT_EQ(s1["num_stages"], 2);
+  EXPECT_EQ(s1["smem_bytes"], 102400);
+  EXPECT_EQ(s1["fits"], false);
+  EXPECT_EQ(j["launches"][1]["kernel"], "_fwd_kernel_stage2");
+  EXPECT_EQ(j["launches"][1]["fits"], true);
+  // The same as the C++ API's Analysis.
+  const tilefit::Analysis a = tilefit::analyze(kKimi, "sm_120");
+  ASSERT_EQ(a.launches.size(), 2u);
+  EXPECT_EQ(a.launches[0].smem_bytes, 102400);
+  EXPECT_EQ(a.launches[0].constexprs.size(), s1["constexprs"].size());
+  EXPECT_EQ(a.launches[0].constexprs.front().first, "kv_group_num");  // the signature's order
+  // vLLM refuses an FP8 KV cache below sm_89 before any kernel runs.
+  ASSERT_EQ(tilefit_analyze(ctx.p, kKimi, "sm_80", 0, &out), TILEFIT_OK);
+  const auto r = nlohmann::json::parse(out);
+  EXPECT_EQ(r["engine_refuses"], true);
+  EXPECT_TRUE(tilefit::analyze(kKimi, "sm_80").engine_refuses);
+  // Other families have no launches; the verdict flag leaves them out too.
+  ASSERT_EQ(tilefit_analyze(ctx.p, kFinalize, nullptr, 0, &out), TILEFIT_OK);
+  EXPECT_FALSE(nlohmann::json::parse(out).contains("launches"));
+  ASSERT_EQ(tilefit_analyze(ctx.p, kKimi, "sm_120", TILEFIT_VERDICT, &out), TILEFIT_OK);
+  EXPECT_FALSE(nlohmann::json::parse(out).contains("launches"));
+}
+
 TEST(CApi, ErrorsAreACodeTheCliLineAndTheField) {
   Ctx ctx;
   const char* out = nullptr;

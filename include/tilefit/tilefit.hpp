@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #define TILEFIT_VERSION_MAJOR 0
@@ -109,6 +110,21 @@ class Config {
   std::unique_ptr<Impl> impl_;
 };
 
+/// One kernel launch of an operation that runs several (`"kernel": "triton_attention"`): what
+/// the engine's launcher passes, and what Triton allocates for it.
+struct Launch {
+  std::string stage;   ///< "stage1", "stage2", "main", "reduce"
+  std::string kernel;  ///< the @triton.jit function ("_fwd_grouped_kernel_stage1")
+  /// The constexprs by the kernel signature's names, in its order, as the launcher passes them.
+  std::vector<std::pair<std::string, double>> constexprs;
+  int num_warps = 0;
+  int num_stages = 0;
+  std::optional<std::int64_t> smem_bytes;  ///< metadata.shared; nullopt when it does not compile
+  bool fits = false;                       ///< smem_bytes <= the limit
+  bool invalid = false;                    ///< Triton fails to compile it for the target
+  bool stages_matter = true;               ///< num_stages changes its shared memory
+};
+
 struct Analysis {
   bool fits = false;
   std::string status;                      ///< "fits", "does_not_fit", "invalid"
@@ -128,6 +144,11 @@ struct Analysis {
   std::optional<std::int64_t> mainloop_smem_bytes;  ///< sizeof(CollectiveMainloop::SharedStorage)
   std::vector<Part> breakdown;                      ///< non-zero parts; they sum to smem_bytes
   std::vector<Message> diagnostics;                 ///< why, what fits instead, what to know
+  /// triton_attention: every launch of the op (the verdict is the worst); empty otherwise.
+  std::vector<Launch> launches;
+  /// triton_attention: the engine refuses the configuration before any kernel runs (vLLM: FP8
+  /// KV cache below sm_89, ...), whatever `status` says of shared memory.
+  bool engine_refuses = false;
 };
 
 /// One config as JSON text — an object in the config-file format (README "Config format"),

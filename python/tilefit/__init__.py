@@ -75,7 +75,8 @@ class Result:
     """One analysed config: the fields of ``tilefit check --format json``'s results.
 
     ``analyze()`` asks the core for the verdict (status, bytes, stages, limits); the explanation
-    (``breakdown``, ``diagnostics``, ``kernel_description``, the epilogue and mainloop sizes) is asked
+    (``breakdown``, ``diagnostics``, ``kernel_description``, the epilogue and mainloop sizes, an
+    attention op's ``launches``) is asked
     for, once, when one of those is first read — a launcher that only reads ``fits`` pays for no
     sentences. ``raw`` is the result JSON as a dict (the verdict fields until then)."""
 
@@ -107,6 +108,13 @@ class Result:
     kernel_description = _detail("kernel_description", "")
     epilogue_smem_bytes = _detail("epilogue_smem_bytes")
     mainloop_smem_bytes = _detail("mainloop_smem_bytes")
+    #: ``"kernel": "triton_attention"``: every launch of the op as the engine's launcher makes it
+    #: (dicts: stage, kernel, constexprs, num_warps, num_stages, smem_bytes, fits, invalid,
+    #: stages_matter); the verdict is the worst. Empty for the other families.
+    launches = _detail("launches", [])
+    #: ``triton_attention``: the engine refuses the config before any kernel runs (vLLM: FP8 KV
+    #: below sm_89, ...), whatever ``status`` says of shared memory.
+    engine_refuses = _detail("engine_refuses", False)
     file = _field("file")
     index = _field("index")
 

@@ -126,6 +126,10 @@ Analysis to_analysis(const model::Result& r) {
   for (const model::Diagnostic& d : r.diagnostics)
     a.diagnostics.push_back({std::string(model::code_name(d.code)),
                              std::string(model::severity_name(d.severity)), report::message(d)});
+  for (const model::LaunchSummary& l : r.launches)
+    a.launches.push_back({l.stage, l.kernel, l.constexprs, l.num_warps, l.num_stages, l.smem_bytes,
+                          l.fits, l.invalid, l.stages_matter});
+  a.engine_refuses = r.engine_refuses;
   return a;
 }
 

@@ -4,6 +4,8 @@
 // a byte or a verdict. Built into libtilefit.so with hidden visibility: only tilefit_* is exported.
 #include "tilefit/tilefit.h"
 
+#include <charconv>
+#include <cmath>
 #include <new>
 #include <string>
 #include <string_view>
@@ -106,6 +108,47 @@ std::optional<long long> opt(const std::optional<model::Bytes>& b) {
   return b ? std::optional<long long>(*b) : std::nullopt;
 }
 
+// A constexpr: an integer as one, any other value in the shortest text that reads back the same.
+void put_number(std::string& o, double v) {
+  if (std::isfinite(v) && std::abs(v) < 9e15 && v == std::floor(v)) {
+    o += std::to_string(static_cast<long long>(v));
+    return;
+  }
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v);
+  o.append(buf, res.ptr);
+}
+
+// triton_attention: "launches" (every launch of the op, as the CLI's JSON lists them) and
+// "engine_refuses".
+void write_launches(std::string& o, const Analysis& a) {
+  o += "\"launches\":[";
+  for (std::size_t i = 0; i < a.launches.size(); ++i) {
+    const Launch& l = a.launches[i];
+    if (i) o += ',';
+    o += '{';
+    put_str(o, "stage", l.stage);
+    put_str(o, "kernel", l.kernel);
+    o += "\"constexprs\":{";
+    for (std::size_t j = 0; j < l.constexprs.size(); ++j) {
+      if (j) o += ',';
+      io::append_json_string(o, l.constexprs[j].first);
+      o += ':';
+      put_number(o, l.constexprs[j].second);
+    }
+    o += "},";
+    put_int(o, "num_warps", l.num_warps);
+    put_int(o, "num_stages", l.num_stages);
+    put_opt(o, "smem_bytes", l.smem_bytes);
+    put_bool(o, "fits", l.fits);
+    put_bool(o, "invalid", l.invalid);
+    put_bool(o, "stages_matter", l.stages_matter);
+    close_object(o);
+  }
+  o += "],";
+  put_bool(o, "engine_refuses", a.engine_refuses);
+}
+
 // One result object: the verdict fields always; with full detail the breakdown, the kernel and
 // every diagnostic with its sentence (the C++ API's Analysis, so both bindings say the same).
 void write_result(std::string& o, const model::Result& r, int index, bool verdict) {
@@ -142,6 +185,7 @@ void write_result(std::string& o, const model::Result& r, int index, bool verdic
       close_object(o);
     }
     o += "],";
+    if (!a.launches.empty()) write_launches(o, a);
   }
   close_object(o);
 }
