@@ -130,7 +130,12 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   const int bb = k.b_load_elem_bits > 0 ? k.b_load_elem_bits : ib;
   if (k.b_dequant_bits > 0) unmodelled("fused_moe_kernel_gptq_awq (int4/int8 dequantised B)");
   if (k.b_load_elem_bits > 0) unmodelled("int8_w8a16 (int8 B converted before the dot)");
-  if (k.tma) unmodelled("tensor-descriptor loads (SGLang USE_TMA)");
+  // SGLang's USE_TMA down GEMM builds tensor descriptors on ROCm too (support_tensor_descriptor()
+  // is true with Triton 3.6, fused_moe_triton_kernels.py:32-56). Triton 3.6's HIPBackend.make_ttir
+  // rewrites them to pointer loads (passes.ttir.add_rewrite_tensor_descriptor_to_pointer,
+  // third_party/amd/backend/compiler.py); the rewritten A [BM, BK] and 3-D B [1, BN, BK] loads
+  // are pipelined differently from the pointer kernel's (docs/triton-amd-model.md §6).
+  if (k.tma) unmodelled("tensor-descriptor loads (SGLang USE_TMA: rewritten to pointer loads)");
   if (p.stages < 2) unmodelled("num_stages 1 (no pipelining: the operands' layout conversions)");
   // gfx950 with async copy gives large 16-bit operand tiles padded_shared encodings
   // (cdna4_pad_bytes) for an MFMA of non-K extent 16 or 32: AccelerateAMDMatmul.cpp

@@ -2,6 +2,7 @@
 """Device results (measure_amd.py) -> rows of tests/data/amd-triton-3.6.jsonl.
 
 usage: to_rows.py RESULTS.jsonl JOBS.json OUT.jsonl
+(context.use_tma: SGLang's down GEMM compiled with tensor descriptors, as SGLang launches it on ROCm)
 Engine rows follow tests/data/engines-triton-3.6.jsonl (table, table_name, key, entry, arch, kernel,
 launch, context, expect, triton) plus hip_async_copy (null: TRITON_HIP_USE_ASYNC_COPY unset, 0, 1) and
 split ("dev": used while writing the rules, "holdout": never looked at before the score);
@@ -59,7 +60,7 @@ def main():
             else:
                 b = base[j["base"]]
                 ctx = {"quant": j["quant"], "shape": j["shape"]}
-                for k in ("block_shape", "per_channel", "group_size", "variant", "naive_block_assignment"):
+                for k in ("block_shape", "per_channel", "group_size", "variant", "naive_block_assignment", "use_tma"):
                     if j.get(k) not in (None, False):
                         ctx[k] = j[k]
                 row = {"id": "amd_" + r["id"], "engine": j["engine"], "commit": b["commit"], "table": b["table"],

@@ -34,6 +34,7 @@ def params(job, res):
         p["kind"] = "gptq"
     elif "fused_moe" in job["kernel"]:
         p["kind"] = "moe"
+        p["tma"] = bool(job.get("use_tma"))  # SGLang's descriptors: rewritten to pointer loads (declined)
     else:
         p["kind"] = "blockmm"
     return p
@@ -52,6 +53,8 @@ def model(p):
         return None, "gptq"
     if p["kind"] == "moe" and p["quant"] == "int8_w8a16":
         return None, "w8a16"
+    if p.get("tma"):
+        return None, "tma"
     if s < 2:
         return None, "stages1"
     a_pipe = per_thread_bits(bm * bk, bk, p["ab"], w) >= 32
