@@ -3,7 +3,12 @@
 // (every measured row runs through the reader in amd_triton_ground_truth_test.cpp).
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "model/families/triton_fused_moe/gptq_awq.hpp"
+#include "model/triton_gemm.hpp"
 #include "model_test_util.hpp"
+#include "tilefit/io/load.hpp"
 #include "tilefit/model/arch.hpp"
 
 namespace tilefit {
@@ -181,6 +186,88 @@ TEST(TritonAmdInvariants, PartsSumAndMaxStagesTight) {
                   ++checked;
                 }
   EXPECT_GT(checked, 1000);
+}
+
+/// One tuned-table entry read from a table at `path` (the reader sets the engine and the
+/// quantisation from it), for `arch`, with the async-copy switch as given.
+model::KernelConfig amd_entry(const std::string& entry, const std::string& path, int arch,
+                              bool async) {
+  const auto r = io::load<io::LoadResult>(io::Source::text("{\"64\": " + entry + "}", path));
+  EXPECT_TRUE(r.errors.empty()) << path;
+  model::KernelConfig cfg = r.configs.at(0).config;
+  cfg.arch = arch;
+  cfg.hip_async_copy = async;
+  return cfg;
+}
+
+std::string moe_entry(int bm, int bn, int bk, int warps, int stages) {
+  return "{\"BLOCK_SIZE_M\": " + std::to_string(bm) + ", \"BLOCK_SIZE_N\": " + std::to_string(bn) +
+         ", \"BLOCK_SIZE_K\": " + std::to_string(bk) +
+         ", \"GROUP_SIZE_M\": 1, \"num_warps\": " + std::to_string(warps) +
+         ", \"num_stages\": " + std::to_string(stages) + "}";
+}
+
+// fused_moe_kernel with use_int8_w8a16 (vLLM table): B is multi-buffered as loaded, int8.
+// 16x128x128, 4 warps, 3 stages on gfx942: A 16·128·2 = 4096, B 128·128 = 16384 B per stage;
+// 2 x 20480 = 40960 without async copy, 3 x 20480 = 61440 with it.
+TEST(TritonAmdDequant, Int8W8a16BufferedAsInt8) {
+  const std::string path = "vllm/E=16,N=3584,device_name=AMD_Instinct_MI300X,dtype=int8_w8a16.json";
+  const auto off = test::eval(amd_entry(moe_entry(16, 128, 128, 4, 3), path, kGfx942, false));
+  ASSERT_FALSE(test::has(off, Code::triton_amd_unmodelled));
+  EXPECT_EQ(*off.smem_bytes, 40960);
+  EXPECT_EQ(amd_part(off, Component::B), 2 * 16384);
+  const auto on = test::eval(amd_entry(moe_entry(16, 128, 128, 4, 3), path, kGfx942, true));
+  EXPECT_EQ(*on.smem_bytes, 61440);
+}
+
+// gfx950 with async copy: the bf16 A tile [128, 128] (32768 B) is padded_shared (MFMA 32: 16 B
+// per KiB), the int8 B is not. 128x64x128, 4 stages: A 4 x 32768 +
+// (128 - 1) x 16 = 133104, B 4 x 8192 = 32768: 165872 > 163840 (gfx950's 160 KiB).
+TEST(TritonAmdDequant, Int8W8a16PaddedAOnGfx950) {
+  const std::string path = "vllm/E=16,N=3584,device_name=AMD_Instinct_MI300X,dtype=int8_w8a16.json";
+  const auto r = test::eval(amd_entry(moe_entry(128, 64, 128, 4, 4), path, kGfx950, true));
+  ASSERT_FALSE(test::has(r, Code::triton_amd_unmodelled));
+  EXPECT_EQ(r.status, Status::DoesNotFit);
+  EXPECT_EQ(*r.smem_bytes, 165872);
+  EXPECT_EQ(amd_part(r, Component::B), 32768);
+}
+
+// fused_moe_kernel_gptq_awq int4 (SGLang): the one-byte weight load and b_scale stay in
+// registers on both targets; the dequantised B [32, 128] bf16 (8192 B) is stored once.
+// 64x128x32, 2 warps, 2 stages: A 64·32·2 = 4096 x 1 + 8192 = 12288; async: 2 x 4096 + 8192.
+TEST(TritonAmdDequant, GptqInt4DequantisedOnce) {
+  const std::string path =
+      "sglang/triton_3_4_0/E=384,N=128,device_name=AMD_Instinct_MI300X,dtype=int4_w4a16.json";
+  for (const int arch : {kGfx942, kGfx950}) {
+    const auto off = test::eval(amd_entry(moe_entry(64, 128, 32, 2, 2), path, arch, false));
+    ASSERT_FALSE(test::has(off, Code::triton_amd_unmodelled)) << arch;
+    EXPECT_EQ(*off.smem_bytes, 12288) << arch;
+    const auto on = test::eval(amd_entry(moe_entry(64, 128, 32, 2, 2), path, arch, true));
+    EXPECT_EQ(*on.smem_bytes, 16384) << arch;
+  }
+}
+
+// fused_moe_kernel_gptq_awq int8 (the group-128 variant of an int8_w8a16 table), 16x32x128,
+// 4 warps, 3 stages. gfx942: A 4096 and the int8 weight 128·32 = 4096 per stage, b_scale in
+// registers, the dequantised B 128·32·2 = 8192 once: 2 x 8192 + 8192 = 24576. gfx950: b_scale
+// [128, 32] bf16 (8192 B) pipelined too and no dequantised copy: 2 x 16384 = 32768, with async
+// copy 3 x 16384 = 49152.
+TEST(TritonAmdDequant, GptqInt8ScalePipelinedOnGfx950) {
+  const std::string path =
+      "sglang/triton_3_4_0/E=64,N=1280,device_name=AMD_Instinct_MI300X,dtype=int8_w8a16.json";
+  auto smem = [&](int arch, bool async) {
+    const model::KernelConfig cfg = amd_entry(moe_entry(16, 32, 128, 4, 3), path, arch, async);
+    const model::Plan p =
+        model::triton_fused_moe::gptq_awq_plan(cfg, 8, true, model::Findings(true));
+    EXPECT_FALSE(p.invalid) << arch;
+    return model::triton::triton_storage<model::Extent>(p.state.get<model::triton::Decisions>(),
+                                                        p.stages)
+        .kernel.size;
+  };
+  EXPECT_EQ(smem(kGfx942, false), 24576);
+  EXPECT_EQ(smem(kGfx942, true), 32768);
+  EXPECT_EQ(smem(kGfx950, false), 32768);
+  EXPECT_EQ(smem(kGfx950, true), 49152);
 }
 
 }  // namespace

@@ -75,6 +75,14 @@ Buffers buffers(const Decisions& d, int stages) {
   const int nbuf = d.async_copy ? stages : stages - 1;
   bufs.add(nbuf * d.a_tile + padding(nbuf * d.a_tile, d.a_pad_bytes), 16, kBeforeLoop, kAfterLoop,
            Component::A);
+  if (d.b_dequant_bits > 0) {
+    // fused_moe_kernel_gptq_awq (triton_amd_dequant.cpp): the pipelined weight and b_scale
+    // buffers share the loop's nbuf; the dequantised B is stored once per iteration.
+    bufs.add(nbuf * d.amd_raw_b_stage, 16, kBeforeLoop + 1, kAfterLoop, Component::B);
+    bufs.add(nbuf * d.amd_scale_stage, 16, kBeforeLoop + 2, kAfterLoop, Component::ScaleBuffers);
+    bufs.add(d.amd_dequant_once, 16, kInLoop, kInLoop + 1, Component::B);
+    return bufs;
+  }
   bufs.add(nbuf * d.b_tile + padding(nbuf * d.b_tile, d.b_pad_bytes), 16, kBeforeLoop + 1,
            kAfterLoop, Component::B);
   // Block-quantised kernels: a scale vector's in-loop convert_layout, live with the buffers.
@@ -128,8 +136,6 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   };
   const int ib = k.in_bits, eb = ib / 8;
   const int bb = k.b_load_elem_bits > 0 ? k.b_load_elem_bits : ib;
-  if (k.b_dequant_bits > 0) unmodelled("fused_moe_kernel_gptq_awq (int4/int8 dequantised B)");
-  if (k.b_load_elem_bits > 0) unmodelled("int8_w8a16 (int8 B converted before the dot)");
   // SGLang's USE_TMA down GEMM builds tensor descriptors on ROCm too (support_tensor_descriptor()
   // is true with Triton 3.6, fused_moe_triton_kernels.py:32-56). Triton 3.6's HIPBackend.make_ttir
   // rewrites them to pointer loads (passes.ttir.add_rewrite_tensor_descriptor_to_pointer,
@@ -160,7 +166,8 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   const long long pb = per_thread(cfg.k * cfg.n, cfg.k, bb, w);
   // The pipeliner multi-buffers a load of at least 32 bits per thread; a narrower one stays a
   // per-iteration local_alloc whose size the rules do not give.
-  if (pa * ib < 32 || pb * bb < 32)
+  // (fused_moe_kernel_gptq_awq's B is not a dot-operand load: dequant_b() decides.)
+  if (pa * ib < 32 || (k.b_dequant_bits == 0 && pb * bb < 32))
     unmodelled("an operand load below 32 bits per thread (not pipelined)");
 
   p.sizes_known = !why.invalid();
@@ -178,12 +185,19 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   d.b_tile = cfg.k * cfg.n * bb / 8;
   d.a_load_bits = static_cast<int>(pa * ib);
   d.b_load_bits = static_cast<int>(pb * bb);
-  if (mfma_non_k != 0 && bb == 16) {
+  if (mfma_non_k != 0) {  // cdna4_pad_bytes pads 16-bit tiles only (int8_w8a16's B is not)
     d.a_pad_bytes = cdna4_pad_bytes(cfg.m, cfg.k, ib, mfma_non_k);
     d.b_pad_bytes = cdna4_pad_bytes(cfg.k, cfg.n, bb, mfma_non_k);
   }
   d.a_can_pipeline = d.a_load_bits >= 32;
   d.b_can_pipeline = d.b_load_bits >= 32;
+  // fused_moe_kernel_gptq_awq: the weight, b_scale and the dequantised B (triton_amd_dequant.cpp).
+  if (k.b_dequant_bits > 0) {
+    d.b_dequant_bits = k.b_dequant_bits;
+    d.b_pad_bytes = 0;
+    if (const char* what = dequant_b(k, arch, w, d)) unmodelled(what);
+    p.sizes_known = !why.invalid();
+  }
   if (k.fp8_block) {
     // a_scale [BM] and b_scale [BN] (f32) are loaded in the loop and multiplied into the dot
     // result; RemoveLayoutConversions keeps a scale's convert_layout when its load is expensive,
@@ -210,6 +224,12 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
                (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (" +
                (d.a_pad_bytes || d.b_pad_bytes ? "padded shared" : "swizzled shared") + ")";
     if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
+    if (d.b_dequant_bits > 0)
+      p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
+                 std::to_string(nbuf) + (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A" +
+                 (d.amd_raw_b_stage ? ", of the int8 weight" : "") +
+                 (d.amd_scale_stage ? ", of b_scale" : "") +
+                 (d.amd_dequant_once ? "; the dequantised B stored once per iteration" : "");
   }
   p.state.store(d);
   p.take(std::move(why));

@@ -102,6 +102,11 @@ struct Decisions {
   /// AMD gfx950 with async copy: the bytes of padding a padded_shared operand buffer adds per
   /// 1024 bytes of data (0: the operand's buffer is not padded); amd::buffers() applies it.
   int a_pad_bytes = 0, b_pad_bytes = 0;
+  /// AMD fused_moe_kernel_gptq_awq (src/model/triton_amd_dequant.cpp): the weight's own
+  /// multi-buffered [BK, BN] bytes per stage (0: the weight stays in registers), the b_scale
+  /// [BK, BN] compute-type tile per stage (gfx950: pipelined; 0: in registers), and the
+  /// dequantised B stored once per iteration for the dot (0: none).
+  Bytes amd_raw_b_stage = 0, amd_scale_stage = 0, amd_dequant_once = 0;
 };
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
@@ -149,6 +154,10 @@ constexpr int kDefaultNumStages = 2;
 Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
 /// The kernel's LDS buffers at num_stages = `stages` (>= 2).
 Buffers buffers(const Decisions& d, int stages);
+/// fused_moe_kernel_gptq_awq on AMD (src/model/triton_amd_dequant.cpp): fills the amd_* B
+/// fields of `d` (a_tile, bm, bn, bk already set); returns why the launch is not modelled, or
+/// nullptr when the rules cover it.
+const char* dequant_b(const KernelTraits& k, int arch, int num_warps, Decisions& d);
 }  // namespace amd
 
 /// What both Triton families share: Triton's NVIDIA targets from Ampere on (mma v2 and later),

@@ -49,14 +49,12 @@ def model(p):
     """Bytes, or (None, reason) when the rule set does not cover the launch."""
     bm, bn, bk, w, s = p["bm"], p["bn"], p["bk"], p["w"], p["s"]
     A, B = bm * bk * p["ab"], bk * bn * p["bb"]
-    if p["kind"] not in ("matmul", "moe", "blockmm"):
-        return None, "gptq"
-    if p["kind"] == "moe" and p["quant"] == "int8_w8a16":
-        return None, "w8a16"
     if p.get("tma"):
         return None, "tma"
     if s < 2:
         return None, "stages1"
+    if p["kind"] == "gptq":
+        return gptq(p)
     a_pipe = per_thread_bits(bm * bk, bk, p["ab"], w) >= 32
     b_pipe = per_thread_bits(bk * bn, bk, p["bb"], w) >= 32
     if not (a_pipe and b_pipe):
@@ -71,6 +69,27 @@ def model(p):
         cvt = max([n * 4 for n in (bm, bn) if n >= 64 * w] + [0])
         total += cvt
     return total, "exact"
+
+
+def gptq(p):
+    """fused_moe_kernel_gptq_awq (docs/triton-amd-model.md 4b): A pipelined as usual; the int4 weight
+    and b_scale in registers with the dequantised B stored once; an int8 weight multi-buffered as
+    int8, and on gfx950 b_scale ([BK, BN] bf16) too, without the dequantised copy."""
+    bm, bn, bk, w, s = p["bm"], p["bn"], p["bk"], p["w"], p["s"]
+    if per_thread_bits(bm * bk, bk, 2, w) < 32:
+        return None, "not-pipelined"
+    if p["arch"] == "gfx950" and p["async"]:
+        return None, "padded"  # the A padding of section 5b is not in this reference
+    nbuf = s if p["async"] else s - 1
+    total = nbuf * bm * bk * 2
+    if p["quant"] == "int4_w4a16":
+        return total + bk * bn * 2, "exact"
+    if per_thread_bits(bk * bn, bk, 1, w) < 32:
+        return None, "gptq-int8-narrow"
+    total += nbuf * bk * bn
+    if p["arch"] == "gfx950":
+        return total + nbuf * bk * bn * 2, "exact"
+    return total + bk * bn * 2, "exact"
 
 
 def main():
