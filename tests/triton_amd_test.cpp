@@ -179,6 +179,14 @@ TEST(TritonAmdRules, NarrowOperandLoads) {
   const auto narrow = test::eval(amd_cfg("triton_matmul", kGfx942, 16, 16, 16, "f16", 8, 2));
   EXPECT_FALSE(test::has(narrow, Code::triton_amd_unmodelled));
   EXPECT_EQ(*narrow.smem_bytes, 512);
+  // fp8 with BLOCK_SIZE_K 16 and MFMA 32x32x16 (min(BM, BN) >= 32): 32x64x16, 4 warps, 4
+  // stages, gfx942: A loads 2 fp8 per thread (16 bits, left in the loop, 512 B through LDS), B
+  // 4 (32 bits, 3 buffers of 1024 B): 3584 (measured: m0000, gfx942 without async copy).
+  EXPECT_EQ(*test::eval(amd_cfg("triton_matmul", kGfx942, 32, 64, 16, "e4m3", 4, 4)).smem_bytes,
+            3 * 1024 + 512);
+  // With MFMA 16 (min(BM, BN) = 16) the 8-bit 16x16x32 does not fit BK 16: declined
+  EXPECT_TRUE(test::has(test::eval(amd_cfg("triton_matmul", kGfx942, 16, 64, 16, "e4m3", 4, 2)),
+                        Code::triton_amd_unmodelled));
 }
 
 // No tl.dot minimum on AMD (get_min_dot_size is (1, 1, 1)); declined launches say why.

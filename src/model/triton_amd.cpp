@@ -169,9 +169,18 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
           "16-bit operands with async copy on gfx950 and matrix_instr_nonkdim other "
           "than 16 or 32 (padded shared layouts)");
   }
-  // 8-bit operands with BLOCK_SIZE_K < 32: the MFMA's K (32 for 8-bit 16x16 instructions) does
-  // not fit; measured rows keep an epilogue conversion or fall back to FMA.
-  if (ib == 8 && cfg.k < 32) unmodelled("8-bit operands with BLOCK_SIZE_K < 32");
+  // 8-bit operands with BLOCK_SIZE_K < 32: the 8-bit MFMA 32x32x16 (kDim 16 on both targets;
+  // gfx950's scaled 32x32x64 and int8 32x32x32 do not divide BK 16, so BlockedToMFMA falls back
+  // to it) fits BK 16 like any other dot (chooseMfmaInstruction: inputKSize % kDim == 0). The
+  // 16x16 ones have kDim 32: chooseMfmaInstruction fails (FMA fallback) unless
+  // matrix_instr_nonkdim forces 16; the rows show an epilogue conversion of the C tile or FMA
+  // buffers there, not modelled.
+  if (ib == 8 && cfg.k < 32) {
+    const int forced = cfg.tuned.matrix_instr_nonkdim.value_or(0);
+    const int non_k = forced != 0 ? forced : (std::min(cfg.m, cfg.n) >= 32 ? 32 : 16);
+    if (non_k != 32 || cfg.k < 16)
+      unmodelled("8-bit operands with BLOCK_SIZE_K < 32 and no 32x32x16 MFMA (FMA fallback)");
+  }
   // A tile narrower than every MFMA instruction (16): measured to allocate neither rule's bytes.
   if (cfg.m < 16 || cfg.n < 16)
     unmodelled("BLOCK_SIZE_M or BLOCK_SIZE_N below 16 (the smallest MFMA)");
