@@ -243,6 +243,16 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
                (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
                (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (" +
                (d.a_pad_bytes || d.b_pad_bytes ? "padded shared" : "swizzled shared") + ")";
+    if (p.stages < 2)
+      p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
+                 "), num_stages 1: no pipelining";
+    const bool a_loop = !operand_pipelined(d, 0, p.stages),
+               b_loop = !operand_pipelined(d, 1, p.stages);
+    if (a_loop || b_loop) {
+      p.kernel += "; left in the loop:";
+      if (a_loop) p.kernel += d.a_reg_smem == 1 ? " A (through LDS)" : " A (in registers)";
+      if (b_loop) p.kernel += d.b_reg_smem == 1 ? " B (through LDS)" : " B (in registers)";
+    }
     if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
   }
   p.state.store(d);
