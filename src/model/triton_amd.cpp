@@ -5,6 +5,7 @@
 // 3.6.0 wheel); the Python sources quoted are the wheel's own (triton/backends/amd/compiler.py,
 // triton/knobs.py, read on the GPU machine: tools/amd/README.md).
 #include "triton_allocator.hpp"
+#include "triton_amd_operands.hpp"
 #include "triton_gemm.hpp"
 
 #include <algorithm>
@@ -59,6 +60,19 @@ Bytes padding(Bytes data, int pad_bytes) {
 /// across the K loop, the scale conversion inside it.
 constexpr int kBeforeLoop = 10, kAfterLoop = 100, kInLoop = 40;
 
+/// Is operand `op`'s load multi-buffered at num_stages `stages`? Never at 1 (the AMD pipeliner
+/// has nothing to overlap: add_schedule_loops(num_stages) schedules no load stage). From 2 on:
+/// on gfx942 only a load of at least 32 bits per thread (the pipeliner's small-load filter,
+/// isPipeliningBeneficial / canBeConvertedToAsyncLoad: width < 32 is "too small for
+/// pipelining"); on gfx950 every operand load, narrower ones included (measured on every
+/// gfx950 row with a load below 32 bits per thread, dev and hold-out, async copy on and off:
+/// nbuf copies of both operands; tests/data/amd-triton-3.6.jsonl).
+bool operand_pipelined(const Decisions& d, int op, int stages) {
+  if (stages < 2) return false;
+  if (d.cc == kGfx950) return true;
+  return op == 0 ? d.a_can_pipeline : d.b_can_pipeline;
+}
+
 }  // namespace
 
 Buffers buffers(const Decisions& d, int stages) {
@@ -73,9 +87,9 @@ Buffers buffers(const Decisions& d, int stages) {
   // swizzled_shared (no padding), or on gfx950 with async copy padded_shared for large 16-bit
   // tiles (cdna4_pad_bytes).
   const int nbuf = d.async_copy ? stages : stages - 1;
-  bufs.add(nbuf * d.a_tile + padding(nbuf * d.a_tile, d.a_pad_bytes), 16, kBeforeLoop, kAfterLoop,
-           Component::A);
   if (d.b_dequant_bits > 0) {
+    bufs.add(nbuf * d.a_tile + padding(nbuf * d.a_tile, d.a_pad_bytes), 16, kBeforeLoop, kAfterLoop,
+             Component::A);
     // fused_moe_kernel_gptq_awq (triton_amd_dequant.cpp): the pipelined weight and b_scale
     // buffers share the loop's nbuf; the dequantised B is stored once per iteration.
     bufs.add(nbuf * d.amd_raw_b_stage, 16, kBeforeLoop + 1, kAfterLoop, Component::B);
@@ -83,8 +97,21 @@ Buffers buffers(const Decisions& d, int stages) {
     bufs.add(d.amd_dequant_once, 16, kInLoop, kInLoop + 1, Component::B);
     return bufs;
   }
-  bufs.add(nbuf * d.b_tile + padding(nbuf * d.b_tile, d.b_pad_bytes), 16, kBeforeLoop + 1,
-           kAfterLoop, Component::B);
+  // Which loads are pipelined (operand_pipelined): none at num_stages 1. One that is not stays
+  // in the loop: its blocked -> MFMA dot-operand conversion is a local_alloc of the whole tile
+  // + local_load when it needs shared memory (a_reg_smem / b_reg_smem, operand_cvt_needs_lds),
+  // live only from the alloc to its load, so A's and B's never overlap (measured: max(A, B)).
+  const bool a_pipe = operand_pipelined(d, 0, stages), b_pipe = operand_pipelined(d, 1, stages);
+  if (a_pipe)
+    bufs.add(nbuf * d.a_tile + padding(nbuf * d.a_tile, d.a_pad_bytes), 16, kBeforeLoop, kAfterLoop,
+             Component::A);
+  else if (d.a_reg_smem == 1)
+    bufs.add(d.a_tile, 16, kInLoop + 2, kInLoop + 3, Component::A);
+  if (b_pipe)
+    bufs.add(nbuf * d.b_tile + padding(nbuf * d.b_tile, d.b_pad_bytes), 16, kBeforeLoop + 1,
+             kAfterLoop, Component::B);
+  else if (d.b_reg_smem == 1)
+    bufs.add(d.b_tile, 16, kInLoop + 4, kInLoop + 5, Component::B);
   // Block-quantised kernels: a scale vector's in-loop convert_layout, live with the buffers.
   bufs.add(d.scale_cvt, 16, kInLoop, kInLoop + 1, Component::LayoutConversion);
   return bufs;
@@ -92,7 +119,7 @@ Buffers buffers(const Decisions& d, int stages) {
 
 Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why) {
   Plan p;
-  p.min_stages = 2;  // num_stages 1 is not modelled on AMD (triton_amd_unmodelled)
+  p.min_stages = 1;  // 2 when the num_stages 1 rules do not cover the launch (below)
   p.overflow = Overflow::TritonOutOfResources;
   p.stage_param = StageParam::TritonNumStages;
   p.auto_stages = false;
@@ -142,7 +169,10 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // third_party/amd/backend/compiler.py); the rewritten A [BM, BK] and 3-D B [1, BN, BK] loads
   // are pipelined differently from the pointer kernel's (docs/triton-amd-model.md §6).
   if (k.tma) unmodelled("tensor-descriptor loads (SGLang USE_TMA: rewritten to pointer loads)");
-  if (p.stages < 2) unmodelled("num_stages 1 (no pipelining: the operands' layout conversions)");
+  // fused_moe_kernel_gptq_awq with nothing pipelined: not measured apart from 4 vLLM rows
+  // (triton_amd_dequant.cpp sizes the pipelined kernel only).
+  if (k.b_dequant_bits > 0 && p.stages < 2)
+    unmodelled("fused_moe_kernel_gptq_awq with num_stages 1 (no pipelining)");
   // gfx950 with async copy gives large 16-bit operand tiles padded_shared encodings
   // (cdna4_pad_bytes) for an MFMA of non-K extent 16 or 32: AccelerateAMDMatmul.cpp
   // chooseMfmaInstruction takes matrix_instr_nonkdim when set, else 32 when min(BM, BN) >= 32,
@@ -156,19 +186,27 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
           "16-bit operands with async copy on gfx950 and matrix_instr_nonkdim other "
           "than 16 or 32 (padded shared layouts)");
   }
-  // 8-bit operands with BLOCK_SIZE_K < 32: the MFMA's K (32 for 8-bit 16x16 instructions) does
-  // not fit; measured rows keep an epilogue conversion or fall back to FMA.
-  if (ib == 8 && cfg.k < 32) unmodelled("8-bit operands with BLOCK_SIZE_K < 32");
+  // 8-bit operands with BLOCK_SIZE_K < 32: the 8-bit MFMA 32x32x16 (kDim 16 on both targets;
+  // gfx950's scaled 32x32x64 and int8 32x32x32 do not divide BK 16, so BlockedToMFMA falls back
+  // to it) fits BK 16 like any other dot (chooseMfmaInstruction: inputKSize % kDim == 0). The
+  // 16x16 ones have kDim 32: chooseMfmaInstruction fails (FMA fallback) unless
+  // matrix_instr_nonkdim forces 16; the rows show an epilogue conversion of the C tile or FMA
+  // buffers there, not modelled.
+  if (ib == 8 && cfg.k < 32) {
+    const int forced = cfg.tuned.matrix_instr_nonkdim.value_or(0);
+    const int non_k = forced != 0 ? forced : (std::min(cfg.m, cfg.n) >= 32 ? 32 : 16);
+    if (non_k != 32 || cfg.k < 16)
+      unmodelled("8-bit operands with BLOCK_SIZE_K < 32 and no 32x32x16 MFMA (FMA fallback)");
+  }
   // A tile narrower than every MFMA instruction (16): measured to allocate neither rule's bytes.
   if (cfg.m < 16 || cfg.n < 16)
     unmodelled("BLOCK_SIZE_M or BLOCK_SIZE_N below 16 (the smallest MFMA)");
   const long long pa = per_thread(cfg.m * cfg.k, cfg.k, ib, w);
   const long long pb = per_thread(cfg.k * cfg.n, cfg.k, bb, w);
-  // The pipeliner multi-buffers a load of at least 32 bits per thread; a narrower one stays a
-  // per-iteration local_alloc whose size the rules do not give.
-  // (fused_moe_kernel_gptq_awq's B is not a dot-operand load: dequant_b() decides.)
-  if (pa * ib < 32 || (k.b_dequant_bits == 0 && pb * bb < 32))
-    unmodelled("an operand load below 32 bits per thread (not pipelined)");
+  // fused_moe_kernel_gptq_awq's A must be pipelined for triton_amd_dequant.cpp's rules (its B
+  // is not a dot-operand load: dequant_b() decides).
+  if (k.b_dequant_bits > 0 && pa * ib < 32)
+    unmodelled("fused_moe_kernel_gptq_awq with an A load below 32 bits per thread");
 
   p.sizes_known = !why.invalid();
   Decisions d;
@@ -217,12 +255,34 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
             .bytes("bytes", d.scale_cvt);
       });
   }
+  // The loads that are not pipelined — every one at num_stages 1, one below 32 bits per thread
+  // on gfx942 (operand_pipelined) — keep their blocked -> MFMA dot-operand conversion in the
+  // loop (docs/triton-amd-model.md §3b): does it need shared memory?
+  // (fused_moe_kernel_gptq_awq: its B is no dot-operand load; triton_amd_dequant.cpp decides.)
+  bool stage1_ok = false;
+  if (k.b_dequant_bits == 0)
+    if (const char* what =
+            unpipelined_operands(d, cfg.tuned.matrix_instr_nonkdim.value_or(0),
+                                 cfg.tuned.kpack.value_or(1), k.int8, p.stages, &stage1_ok))
+      unmodelled(what);
+  if (!stage1_ok) p.min_stages = 2;
+  p.sizes_known = !why.invalid();
   if (explain && p.sizes_known) {
     const int nbuf = async ? p.stages : p.stages - 1;
     p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
                (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
                (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (" +
                (d.a_pad_bytes || d.b_pad_bytes ? "padded shared" : "swizzled shared") + ")";
+    if (p.stages < 2)
+      p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
+                 "), num_stages 1: no pipelining";
+    const bool a_loop = !operand_pipelined(d, 0, p.stages),
+               b_loop = !operand_pipelined(d, 1, p.stages);
+    if (a_loop || b_loop) {
+      p.kernel += "; left in the loop:";
+      if (a_loop) p.kernel += d.a_reg_smem == 1 ? " A (through LDS)" : " A (in registers)";
+      if (b_loop) p.kernel += d.b_reg_smem == 1 ? " B (through LDS)" : " B (in registers)";
+    }
     if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
     if (d.b_dequant_bits > 0)
       p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +

@@ -940,6 +940,22 @@ Flat dot_operand_layout(int op_idx, int k_width_log2, const std::array<int, 2>& 
   return b.finish(shape, 2, true, -1);
 }
 
+Flat mfma_dot_operand_layout(int op_idx, int non_k_log2, int k_width_log2,
+                             const std::array<int, 2>& warps, const std::array<int, 2>& shape) {
+  Builder b;
+  const int k_dim = op_idx == 0 ? 1 : 0;
+  const int nk_dim = 1 - k_dim;
+  b.out_order = {k_dim, nk_dim};  // tileLayout.transposeOuts({dimK, dimNonK})
+  b.identity(kReg, k_dim, k_width_log2);
+  b.identity(kLane, nk_dim, non_k_log2);
+  b.identity(kLane, k_dim, 6 - non_k_log2);  // warpSize 64
+  const int k_tile = 6 - non_k_log2 + k_width_log2;
+  if (shape[k_dim] > k_tile) b.identity(kReg, k_dim, shape[k_dim] - k_tile);
+  b.identity(kWarp, 1, warps[1]);
+  b.identity(kWarp, 0, warps[0]);
+  return b.finish(shape, 2, true, -1);
+}
+
 namespace {
 
 /// cvtNeedsSharedMemory with a prepared dst.invertAndCompose(src).

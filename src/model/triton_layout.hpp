@@ -81,6 +81,16 @@ Flat accumulator_slice(const Accumulator& acc, int dim, int n);
 Flat dot_operand_layout(int op_idx, int k_width_log2, const std::array<int, 2>& warps,
                         const std::array<int, 2>& shape);
 
+/// DotOperandEncodingAttr(op_idx, #ttg.amd_mfma parent, kWidth) of a rank-2 [2^shape0, 2^shape1]
+/// operand with 64-lane wavefronts and tilesPerWarp 1 (mfmaDotToLinearLayout,
+/// LinearLayoutConversions.cpp; read at triton-lang/triton 3666477029's stored version):
+///   identity1D(kWidth, reg, K) * identity1D(nonK, lane, nonK-dim) * identity1D(64/nonK, lane, K)
+///   * identity1D(K / (64/nonK · kWidth), reg, K)   (when K is larger than one tile)
+/// with out-dimensions (K, nonK), then identityStandardND(warp, warpsPerCTA, [1, 0]) (dim1's
+/// warps first: getDefaultMmaOrder), fitted to the shape (the warps along K broadcast).
+Flat mfma_dot_operand_layout(int op_idx, int non_k_log2, int k_width_log2,
+                             const std::array<int, 2>& warps, const std::array<int, 2>& shape);
+
 // ---------------------------------------------------------------------------------------------
 // Conversions.
 // ---------------------------------------------------------------------------------------------

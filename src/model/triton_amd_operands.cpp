@@ -1,0 +1,147 @@
+// Triton 3.6 on gfx942 / gfx950: the MFMA dot operands of a load that is not pipelined
+// (triton_amd_operands.hpp; docs/triton-amd-model.md §3b). Python reference:
+// tools/amd/reference/amd_operands.py.
+#include "triton_amd_operands.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "triton_gemm.hpp"
+#include "triton_layout.hpp"
+
+namespace tilefit::model::triton::amd {
+namespace {
+
+int log2_of(long long x) {
+  int r = 0;
+  while ((1LL << (r + 1)) <= x) ++r;
+  return r;
+}
+
+/// warpsPerTile, case 3 (third_party/amd/lib/TritonAMDGPUTransforms/AccelerateAMDMatmul.cpp,
+/// warpsPerTileMFMA -> warpsPerTile; read at triton-lang/triton 0072ae0b): warps are doubled
+/// along M while M / (2·mDim) / wM >= N / nDim / wN and wM < M / mDim, else along N; the
+/// result is transposed when wN · nDim > N.
+std::array<int, 2> warps_per_tile(long long m, long long n, int num_warps, int md, int nd) {
+  long long w0 = 1, w1 = 1;
+  while (w0 * w1 < num_warps) {
+    if (m / (md * 2) / w0 >= n / nd / w1) {
+      if (w0 < m / md)
+        w0 *= 2;
+      else
+        w1 *= 2;
+    } else {
+      w1 *= 2;
+    }
+  }
+  if (w1 * nd > n) return {static_cast<int>(w1), static_cast<int>(w0)};
+  return {static_cast<int>(w0), static_cast<int>(w1)};
+}
+
+/// The coalesced layout of a K-contiguous [rows, cols] load (contig_dim: 1 for A [BM, BK], 0
+/// for B [BK, BN]) with 64-lane wavefronts: sizePerThread along K = min(16 B / element, K,
+/// max(numel / (64·W), 1)) (Coalesce, CoalesceUtils.cpp), then
+/// BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp 64)
+/// (lib/Dialect/TritonGPU/IR/Dialect.cpp): from the contiguous dimension, each takes
+/// clamp(threads left, 1, shape / sizePerThread) threads, lanes first; the last dimension the
+/// lanes and warps that are left.
+Flat coalesced_64(long long rows, long long cols, int contig_dim, int bits, int num_warps) {
+  const std::array<long long, 2> shape{rows, cols};
+  std::array<long long, 2> spt{1, 1};
+  const long long by_align = 16 / std::max(bits / 8, 1);
+  spt[contig_dim] =
+      std::min({by_align, shape[contig_dim], std::max(rows * cols / (64LL * num_warps), 1LL)});
+  const int i = contig_dim, j = 1 - contig_dim;
+  const long long threads = 64LL * num_warps;
+  const long long tpc = std::clamp(threads, 1LL, std::max(1LL, shape[i] / spt[i]));
+  const long long tpw_i = std::clamp(tpc, 1LL, 64LL);
+  const long long wpc_i = std::clamp(tpc / tpw_i, 1LL, static_cast<long long>(num_warps));
+  Blocked blk;
+  blk.rank = 2;
+  blk.order = {i, j};
+  blk.spt[i] = log2_of(spt[i]);
+  blk.spt[j] = 0;
+  blk.tpw[i] = log2_of(tpw_i);
+  blk.tpw[j] = log2_of(64 / tpw_i);
+  blk.wpc[i] = log2_of(wpc_i);
+  blk.wpc[j] = log2_of(num_warps / wpc_i);
+  return blocked_layout(blk, {log2_of(rows), log2_of(cols)}, 2);
+}
+
+}  // namespace
+
+Mfma choose_mfma(int arch, long long bm, long long bn, long long bk, int in_bits, bool int8,
+                 int forced_non_k, int kpack, int num_warps) {
+  Mfma m;
+  // chooseMfmaInstruction (AccelerateAMDMatmul.cpp): matrix_instr_nonkdim when set, else 32 when
+  // min(M, N) >= 32, 16 when it is 16..31, none below (FMA).
+  const long long mn = std::min(bm, bn);
+  m.non_k = forced_non_k != 0 ? forced_non_k : mn >= 32 ? 32 : mn >= 16 ? 16 : 0;
+  if (m.non_k != 16 && m.non_k != 32) {
+    m.non_k = 0;
+    return m;
+  }
+  const bool m32 = m.non_k == 32;
+  // kBase, the elements one lane holds for one instruction (MfmaGroup.cpp's table; kBase = kDim
+  // / 2 for 32x32, kDim / 4 for 16x16):
+  //   CDNA3: 16-bit 32x32x8 / 16x16x16: 4; 8-bit 32x32x16 / 16x16x32: 8.
+  //   CDNA4: 16-bit 32x32x16 / 16x16x32: 8 (32x32x8 / 16x16x16, kBase 4, when BK is smaller);
+  //          int8 32x32x32 / 16x16x64: 16 (else the CDNA3 ones, 8); fp8 operands take the
+  //          scaled V_MFMA_*_F8F6F4 (32x32x64 / 16x16x128, kBase 32, operand kWidth 32 / 2)
+  //          when BK is a multiple of its K (BlockedToMFMA: withScale on mfmaVersion 4, else
+  //          the unscaled fp8 ones, kBase 8).
+  int k_base = 0;
+  if (arch == kGfx942) {
+    k_base = in_bits == 16 ? 4 : 8;
+  } else if (in_bits == 16) {
+    k_base = bk >= (m32 ? 16 : 32) ? 8 : 4;
+  } else if (int8) {
+    k_base = bk >= (m32 ? 32 : 64) ? 16 : 8;
+  } else {
+    k_base = bk % (m32 ? 64 : 128) == 0 ? 16 : 8;
+  }
+  // kWidth = kBase · kPack (kpack forced to 1 on gfx950 by HIPOptions).
+  m.k_width = k_base * (arch == kGfx950 ? 1 : std::max(kpack, 1));
+  const std::array<int, 2> w = warps_per_tile(bm, bn, num_warps, m.non_k, m.non_k);
+  m.warps_m = w[0];
+  m.warps_n = w[1];
+  return m;
+}
+
+bool operand_cvt_needs_lds(const Mfma& m, int op, long long bm, long long bn, long long bk,
+                           int in_bits, int num_warps) {
+  const std::array<int, 2> warps{log2_of(m.warps_m), log2_of(m.warps_n)};
+  const int nk = log2_of(m.non_k), kw = log2_of(m.k_width);
+  if (op == 0)
+    return cvt_needs_smem(coalesced_64(bm, bk, 1, in_bits, num_warps),
+                          mfma_dot_operand_layout(0, nk, kw, warps, {log2_of(bm), log2_of(bk)}));
+  return cvt_needs_smem(coalesced_64(bk, bn, 0, in_bits, num_warps),
+                        mfma_dot_operand_layout(1, nk, kw, warps, {log2_of(bk), log2_of(bn)}));
+}
+
+const char* unpipelined_operands(Decisions& d, int forced_non_k, int kpack, bool int8, int stages,
+                                 bool* stage1_ok) {
+  *stage1_ok = false;
+  // gfx942 leaves a load below 32 bits per thread in the loop (triton_amd.cpp
+  // operand_pipelined); at num_stages 1 both are.
+  const bool narrow = d.cc == kGfx942 && (!d.a_can_pipeline || !d.b_can_pipeline);
+  const bool needed = stages < 2 || narrow;
+  const Mfma m =
+      choose_mfma(d.cc, d.bm, d.bn, d.bk, d.in_bits, int8, forced_non_k, kpack, d.num_warps);
+  if (m.non_k == 0)
+    return needed ? "an operand load left in the loop with matrix_instr_nonkdim other than 16 or "
+                    "32 (its MFMA dot-operand layout)"
+                  : nullptr;
+  d.a_reg_smem = operand_cvt_needs_lds(m, 0, d.bm, d.bn, d.bk, d.in_bits, d.num_warps) ? 1 : 0;
+  d.b_reg_smem = operand_cvt_needs_lds(m, 1, d.bm, d.bn, d.bk, d.in_bits, d.num_warps) ? 1 : 0;
+  // Block-quantised kernels whose scale conversion is live in the same loop: where its scratch
+  // sits relative to the operands' in-loop allocations was not measured (no such row).
+  if (d.scale_cvt > 0 && (d.a_reg_smem == 1 || d.b_reg_smem == 1))
+    return needed ? "an operand load left in the loop together with a scale conversion "
+                    "(block-quantised kernels: their liveness not measured)"
+                  : nullptr;
+  *stage1_ok = true;
+  return nullptr;
+}
+
+}  // namespace tilefit::model::triton::amd
