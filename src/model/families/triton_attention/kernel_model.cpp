@@ -396,7 +396,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
     const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
     const Flat dst = flat(coalesced(p.m, p.dv, 1, p.store_bits, c.w), p.m, p.dv);
-    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, kEpilogue, kEpilogue + 1,
+    // after the last loop (loops run one after the other, 200 points apart)
+    const int epi = kEpilogue + (loops - 1) * 200;
+    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, epi, epi + 1,
              Component::LayoutConversion);
   }
   return k_pipe || kpe_pipe || v_pipe;
