@@ -212,6 +212,24 @@ int v_copy_start(const AttnLaunch& l, bool v_masked, int k0, int pv) {
   return pv;
 }
 
+/// vLLM prefix_prefill's `_fwd_kernel_alibi` (prefix_prefill.py:497-775) has two loops. The
+/// cache loop's K and V addresses use the page size and x as runtime arguments (block_size, x:
+/// 510-511, `(offs_d[:, None] // x) ... + (offs_d[:, None] % x)` and `% block_size`: 606-617),
+/// so the axis analysis sees no contiguity: one element per thread, below the 32 bits
+/// AssignLatencies.cpp needs for an async copy — nothing in that loop is buffered (measured: the
+/// K and V tiles as local_alloc copies in the loop at num_stages 4). The new-token loop reads the
+/// dense K / V in q's type (k_ptrs, v_ptrs: 675-690, 702-760) without a cast, no page table.
+struct AlibiLoop {
+  bool unbuffered = false, dense = false;
+};
+AlibiLoop alibi_loop(const AttnLaunch& l, int loop) {
+  AlibiLoop a;
+  if (l.kernel != AttnKernel::VllmPrefixPrefillAlibi) return a;
+  a.unbuffered = loop == 0;
+  a.dense = loop == 1;
+  return a;
+}
+
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
 /// Returns whether the pipeliner buffers any load (num_stages matters).
 bool two_dot(const Ctx& c, Buffers& bufs) {
@@ -311,11 +329,16 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const Bytes kb0 = kb;
   const int latency0 = latency, nbuf0 = nbuf;
   const bool idx0 = idx_pipe;
+  const bool k_pipe0 = k_pipe, v_pipe0 = v_pipe, kv_cast0 = kv_cast;
   for (int li = 0; li < loops; ++li) {
     const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
     const int end = base + kLoopEnd - kLoop;
-    // The loop's own types and buffering (the extend loop: q's type, not paged).
-    const bool ext = extend2 && li == 1;
+    // The loop's own types and buffering (the extend loop: q's type, not paged; the ALiBi
+    // kernel's loops: alibi_loop).
+    const AlibiLoop alibi = alibi_loop(c.l, li);
+    const bool ext = (extend2 && li == 1) || alibi.dense;
+    const bool k_pipe = k_pipe0 && !alibi.unbuffered, v_pipe = v_pipe0 && !alibi.unbuffered;
+    const bool kv_cast = kv_cast0 && !alibi.dense;
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
     const bool idx_pipe = ext ? false : idx0;
     const int latency = ext ? c.s - 1 : latency0;
