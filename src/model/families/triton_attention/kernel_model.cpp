@@ -230,6 +230,17 @@ AlibiLoop alibi_loop(const AttnLaunch& l, int loop) {
   return a;
 }
 
+/// mma.sync's operand layout takes kWidth from the narrowest type an operand was converted from
+/// (AccelerateMatmul.cpp: the dot-operand encodings get kWidth = 32 / that bit width): in
+/// `_fwd_kernel_alibi` with an fp8 cache the cache loop's dots read K and V cast from 8-bit
+/// loads (kWidth 4), the new-token loop's dots 16-bit ones (kWidth 2), so Q, shared by both
+/// loops' QK dots, gets a second local_alloc in the other encoding, live until the cache loop
+/// ends (measured on sm_89, sm_120, sm_121: two Q copies, #shared vec 8 and vec 16).
+bool alibi_second_q(const AttnLaunch& l, int mma_version, bool kv_cast) {
+  return l.kernel == AttnKernel::VllmPrefixPrefillAlibi && mma_version == 2 && kv_cast &&
+         bits(l.kv_dtype) == 8;
+}
+
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
 /// Returns whether the pipeliner buffers any load (num_stages matters).
 bool two_dot(const Ctx& c, Buffers& bufs) {
@@ -316,6 +327,8 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
   const auto [qpe_b, kpe_copy_b] = sglang_decode_pe_bytes(c.l, db, kb);
   bufs.add(p.m * p.dpe * qpe_b, al(p.dpe * qpe_b), kQ + 1, q_end, Component::A);
+  if (alibi_second_q(c.l, mma.version, kv_cast))
+    bufs.add(p.m * p.d * db, 16, kQ, kLoopEnd, Component::A);
 
   const int loops = std::max(p.loops, 1);
   // SGLang's extend kernel: the second loop runs over the new tokens (K_Extend / V_Extend, in
