@@ -161,10 +161,10 @@ TEST(AttentionKernelModel, MeasuredRows) {
     }
     if (!good && shown < 400) {
       ++shown;
-      misses << (r.holdout ? "H " : "") << r.id << " " << r.group << " cc" << r.cc << " w" << r.launch.num_warps << " s"
-             << r.launch.num_stages << " q" << tfm::dtype_name(r.launch.q_dtype) << " kv"
-             << tfm::dtype_name(r.launch.kv_dtype) << " measured "
-             << (r.ok ? std::to_string(r.shared) : "invalid") << " model "
+      misses << (r.holdout ? "H " : "") << r.id << " " << r.group << " cc" << r.cc << " w"
+             << r.launch.num_warps << " s" << r.launch.num_stages << " q"
+             << tfm::dtype_name(r.launch.q_dtype) << " kv" << tfm::dtype_name(r.launch.kv_dtype)
+             << " measured " << (r.ok ? std::to_string(r.shared) : "invalid") << " model "
              << (k.invalid ? "invalid" : std::to_string(k.storage.kernel.size)) << " |";
       for (const auto& [n, v] : r.launch.constexprs) misses << " " << n << "=" << v;
       misses << "\n";

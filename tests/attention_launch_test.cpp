@@ -483,7 +483,8 @@ TEST(AttentionMeasuredLaunches, EveryRowsLaunchIsInferred) {
     if (!row.contains("launch") || !row["launch"].is_object() ||
         row["launch"].value("stage", "") == "launcher")
       continue;  // the engine refused: no launch recorded
-    if (row["config"].contains("alibi")) ++alibi;  // prefix_prefill's _fwd_kernel_alibi
+    // prefix_prefill's _fwd_kernel_alibi (the config field `alibi`)
+    if (row["config"].contains("alibi")) ++alibi;
     ++rows;
     nlohmann::json cfg = row["config"];
     cfg["kernel"] = "triton_attention";
