@@ -203,6 +203,19 @@ std::vector<AttnLaunch> vllm_launches(AttnOp op, const AttnShape& s, const Runti
                     cfg.attention.num_kv_splits.value_or(mla_splits(rt)));
     case AttnOp::Unified2d:
     case AttnOp::Unified3d: {
+      if (cfg.attention.alibi.value_or(false)) {
+        // use_alibi_slopes (triton_unified_attention.py:922, 1123) adds the slope term to S in
+        // registers (391-395, 551-553), but no such launch is measured: declined, not sized.
+        why.reject([&] {
+          return diag(Code::attn_no_triton_kernel)
+              .name("engine", "vllm@6adad087")
+              .name("phase", attn_phase_name(rt.phase))
+              .name("reason",
+                    "kernel_unified_attention with ALiBi slopes (USE_ALIBI_SLOPES) is not "
+                    "measured, so not modelled; prefix_prefill's _fwd_kernel_alibi is");
+        });
+        return {};
+      }
       const bool three_d = op == AttnOp::Unified3d;
       const long long per_kv = s.q_heads / kv_heads;
       // BLOCK_M / BLOCK_Q (triton_unified_attention.py:930-933).
@@ -238,8 +251,7 @@ std::vector<AttnLaunch> vllm_launches(AttnOp op, const AttnShape& s, const Runti
                       {"TILE_SIZE", double(three_d ? tile_decode : tile_prefill)},
                       {"HEAD_SIZE", double(s.head_dim)},
                       {"HEAD_SIZE_PADDED", double(padded)},
-                      // use_alibi_slopes = alibi_slopes is not None (922, 1123)
-                      {"USE_ALIBI_SLOPES", cfg.attention.alibi.value_or(false) ? 1.0 : 0.0},
+                      {"USE_ALIBI_SLOPES", 0.0},
                       {"USE_ALIBI_SQRT", 0.0},
                       {"USE_QQ_BIAS", 0.0},
                       {"USE_SOFTCAP", s.logit_cap > 0 ? 1.0 : 0.0},
