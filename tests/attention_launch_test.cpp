@@ -358,6 +358,35 @@ TEST(AttentionVllm, RefusalsAreNotSharedMemoryVerdicts) {
   EXPECT_TRUE(inf.engine_refuses);  // 12 % 8 != 0
 }
 
+TEST(AttentionVllm, AlibiRunsThePrefixPrefillAlibiKernel) {
+  // prefix_prefill.py:884-942: BLOCK_M = BLOCK_N = BASE_BLOCK (128 from sm_80, 64 below, halved
+  // for f32 queries), NUM_WARPS 8, num_stages 1.
+  const std::string c = R"("kernel": "triton_attention", "launcher": "vllm", "op": "prefix_prefill",
+      "q_heads": 16, "kv_heads": 2, "head_dim": 96, "page_size": 16, "alibi": true)";
+  Inference inf = infer("{" + c + R"(, "arch": "sm_90"})");
+  ASSERT_EQ(inf.launches.size(), 1u);
+  EXPECT_EQ(model::attention::kernel_function(inf.launches[0].kernel), "_fwd_kernel_alibi");
+  EXPECT_EQ(cx(inf.launches[0], "BLOCK_M"), 128);
+  EXPECT_EQ(cx(inf.launches[0], "BLOCK_N"), 128);
+  EXPECT_EQ(cx(inf.launches[0], "BLOCK_DMODEL"), 96);
+  EXPECT_EQ(cx(inf.launches[0], "BLOCK_DMODEL_PADDED"), 128);
+  EXPECT_EQ(inf.launches[0].num_warps, 8);
+  EXPECT_EQ(inf.launches[0].num_stages, 1);
+  inf = infer("{" + c + R"(, "arch": "sm_75", "act_dtype": "f32"})");
+  EXPECT_EQ(cx(inf.launches[0], "BLOCK_M"), 32);
+  // the assert of prefix_prefill.py:886 and the launchers without slopes: engine refusals
+  inf = infer("{" + c + R"(, "arch": "sm_90", "sinks": true})");
+  EXPECT_TRUE(inf.engine_refuses);
+  inf = infer(R"({"kernel": "triton_attention", "launcher": "vllm", "op": "decode",
+      "q_heads": 16, "kv_heads": 2, "head_dim": 128, "arch": "sm_90", "alibi": true})");
+  EXPECT_TRUE(inf.engine_refuses);
+  // unified attention with ALiBi is not measured: declined
+  inf = infer(R"({"kernel": "triton_attention", "launcher": "vllm", "op": "unified_2d",
+      "q_heads": 16, "kv_heads": 2, "head_dim": 128, "arch": "sm_90", "alibi": true})");
+  EXPECT_TRUE(inf.failed);
+  EXPECT_TRUE(inf.launches.empty());
+}
+
 // ---- SGLang launchers ---------------------------------------------------------------------------
 
 TEST(AttentionSglang, ExtendBlocksPerCapability) {
@@ -483,12 +512,8 @@ TEST(AttentionMeasuredLaunches, EveryRowsLaunchIsInferred) {
     if (!row.contains("launch") || !row["launch"].is_object() ||
         row["launch"].value("stage", "") == "launcher")
       continue;  // the engine refused: no launch recorded
-    // prefix_prefill's ALiBi kernel: the config field `alibi` is attnmeasure's
-    // (AttentionSpec::alibi on its branch); this launcher inference does not read it yet.
-    if (row["config"].contains("alibi")) {
-      ++alibi;
-      continue;
-    }
+    // prefix_prefill's _fwd_kernel_alibi (the config field `alibi`)
+    if (row["config"].contains("alibi")) ++alibi;
     ++rows;
     nlohmann::json cfg = row["config"];
     cfg["kernel"] = "triton_attention";
@@ -543,8 +568,8 @@ TEST(AttentionMeasuredLaunches, EveryRowsLaunchIsInferred) {
   for (const auto& [what, n] : mismatches) report += "\n  " + what + ": " + std::to_string(n);
   EXPECT_TRUE(mismatches.empty()) << compared << " launches, " << constexprs
                                   << " constexprs compared; first: " << first << report;
-  EXPECT_GT(rows, 1500);
-  EXPECT_LT(alibi, 100);
+  EXPECT_GT(rows, 3500);
+  EXPECT_GT(alibi, 150);
   RecordProperty("launches", compared);
 }
 

@@ -440,6 +440,7 @@ class Decoder {
       }
     };
     boolean("sinks", a.sinks);
+    boolean("alibi", a.alibi);
     boolean("use_pdl", a.use_pdl);
     boolean("deterministic", a.deterministic);
     if (const Value* v = m.get("logit_cap")) {

@@ -209,6 +209,7 @@ void write_attention(Writer& w, const model::KernelConfig& cfg) {
   if (a.kv_dtype) w.word("kv_dtype", attn_dtype_text(*a.kv_dtype));
   if (a.q_dtype) w.word("q_dtype", attn_dtype_text(*a.q_dtype));
   if (a.sinks) w.boolean("sinks", *a.sinks);
+  if (a.alibi) w.boolean("alibi", *a.alibi);
   if (a.use_pdl) w.boolean("use_pdl", *a.use_pdl);
   if (a.deterministic) w.boolean("deterministic", *a.deterministic);
   if (a.logit_cap) {

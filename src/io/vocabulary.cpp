@@ -199,6 +199,10 @@ constexpr FieldSpec kConfigFields[] = {
      "the model's (false)", "sinks"},
     {"logit_cap", "number", "`triton_attention`: logit soft-capping (0: none)", K::number,
      D::attention, "the model's (0)", "logit_cap / softcap"},
+    {"alibi", "bool",
+     "`triton_attention` vLLM `prefix_prefill`: ALiBi slopes are given (the launcher's "
+     "`_fwd_kernel_alibi`)",
+     K::boolean, D::attention, "false", "alibi_slopes"},
     {"num_seqs", "integer", "`triton_attention`: sequences in the batch (vLLM's 2D/3D choice)",
      K::integer, D::attention, "1", "num_seqs"},
     {"max_seqlen_q", "integer",

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 
 #include "kernels.hpp"
 #include "launch.hpp"
@@ -164,6 +165,82 @@ struct Ctx {
   int cc, w, s;
 };
 
+/// SGLang's grouped decode kernel computes the rope part in the query's type: qpe stays as
+/// loaded and the cache's kpe is cast to it, qk += tl.dot(qpe, kpe.to(qpe.dtype))
+/// (decode_attention.py:489-491, 530), where its extend kernel casts qpe to the cache's type
+/// (extend_attention.py:450). Qpe's shared copy has q's element size; the plain kpe cast is
+/// hoisted after the operand's local_load (OptimizeDotOperands.cpp HoistLayoutConversion), so
+/// kpe's copy keeps the cache's element size. Returns {qpe bytes, kpe copy bytes} per element.
+std::pair<int, int> sglang_decode_pe_bytes(const AttnLaunch& l, int db, int kb) {
+  if (l.kernel != AttnKernel::SglangDecodeGroupedStage1) return {db, db};
+  return {bits(l.q_dtype) / 8, kb};
+}
+
+/// The buffers of the page-table load the pipeliner keeps: one per distinct use of the loaded
+/// indices. SGLang's grouped decode kernel reads kv_loc twice, as kv_loc[None, :] for K and
+/// kv_loc[:, None] for V (decode_attention.py:499-513, 548-557; page_id / tok_in_p likewise
+/// with PAGE_SIZE > 1): two [BLOCK_N] int64 buffers when both K and V are buffered (measured:
+/// two 1x32xi64 buffers in TTGIR, e.g. Qwen3 decode on sm_121 at num_stages 3). SGLang's
+/// extend kernels' one offs_kv_loc gives one; vLLM's int32 block tables one per K and V use.
+int idx_buffer_uses(const AttnLaunch& l, bool sglang, bool k_pipe, bool v_pipe) {
+  if (l.kernel == AttnKernel::SglangDecodeGroupedStage1) return k_pipe && v_pipe ? 2 : 1;
+  return sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
+}
+
+/// An fp8 V tile that mma.sync promotes to f16 (mmav2SupportsFp8Operands false: every
+/// capability but 89 and 120, AccelerateMatmul.cpp) and that is neither buffered nor cast with a
+/// scale: the dot operand's conversion of the raw load is hoisted above the promotion
+/// (OptimizeDotOperands.cpp HoistLayoutConversion), so the tile goes through shared memory in
+/// the cache's type right after its load and is dead before P's copy (measured on sm_121: the
+/// 32x64 f8 V local_alloc + local_load directly after its tt.load, then tt.fp_to_fp in the
+/// dot-operand layout; P's local_alloc reuses its offset).
+bool promoted_raw_v(bool promoted, bool v_from_k, bool v_pipe, bool kv_cast, bool v_masked) {
+  return promoted && !v_from_k && !v_pipe && !kv_cast && !v_masked;
+}
+
+/// Where the V tile's shared copy becomes live. vLLM's unified kernel casts both tiles right
+/// after their loads, K = _cast_kv_tile(K_load, ...) and V = _cast_kv_tile(V_load, ...)
+/// (triton_unified_attention.py:492-493), before the QK dot (540): with a scaled cast
+/// (KV_QUANT_MODE 1, _cast_kv_tile 51-54) both cast copies are allocated there and live
+/// together (measured: the K and V copies at adjacent offsets on sm_89/90/100/120 without a
+/// sliding window). Unbuffered uncast tiles (num_stages 1) likewise: K_load and V_load are
+/// both local_alloc'ed before the QK dot (measured on sm_121 and sm_89). With a sliding window
+/// V is masked later (V = tl.where(sw_mask_v, V, 0.0)), the masked tile being the PV dot's
+/// operand, allocated with P. Elsewhere V's copy is made for the PV dot.
+int v_copy_start(const AttnLaunch& l, bool v_masked, int k0, int pv) {
+  if (l.kernel == AttnKernel::VllmUnified && !v_masked) return k0;
+  return pv;
+}
+
+/// vLLM prefix_prefill's `_fwd_kernel_alibi` (prefix_prefill.py:497-775) has two loops. The
+/// cache loop's K and V addresses use the page size and x as runtime arguments (block_size, x:
+/// 510-511, `(offs_d[:, None] // x) ... + (offs_d[:, None] % x)` and `% block_size`: 606-617),
+/// so the axis analysis sees no contiguity: one element per thread, below the 32 bits
+/// AssignLatencies.cpp needs for an async copy — nothing in that loop is buffered (measured: the
+/// K and V tiles as local_alloc copies in the loop at num_stages 4). The new-token loop reads the
+/// dense K / V in q's type (k_ptrs, v_ptrs: 675-690, 702-760) without a cast, no page table.
+struct AlibiLoop {
+  bool unbuffered = false, dense = false;
+};
+AlibiLoop alibi_loop(const AttnLaunch& l, int loop) {
+  AlibiLoop a;
+  if (l.kernel != AttnKernel::VllmPrefixPrefillAlibi) return a;
+  a.unbuffered = loop == 0;
+  a.dense = loop == 1;
+  return a;
+}
+
+/// mma.sync's operand layout takes kWidth from the narrowest type an operand was converted from
+/// (AccelerateMatmul.cpp: the dot-operand encodings get kWidth = 32 / that bit width): in
+/// `_fwd_kernel_alibi` with an fp8 cache the cache loop's dots read K and V cast from 8-bit
+/// loads (kWidth 4), the new-token loop's dots 16-bit ones (kWidth 2), so Q, shared by both
+/// loops' QK dots, gets a second local_alloc in the other encoding, live until the cache loop
+/// ends (measured on sm_89, sm_120, sm_121: two Q copies, #shared vec 8 and vec 16).
+bool alibi_second_q(const AttnLaunch& l, int mma_version, bool kv_cast) {
+  return l.kernel == AttnKernel::VllmPrefixPrefillAlibi && mma_version == 2 && kv_cast &&
+         bits(l.kv_dtype) == 8;
+}
+
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
 /// Returns whether the pipeliner buffers any load (num_stages matters).
 bool two_dot(const Ctx& c, Buffers& bufs) {
@@ -248,7 +325,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       c.l.kernel == AttnKernel::SglangExtend && loops_n == 2 && c.l.q_dtype != dot_t;
   const int q_end = q_first_only ? kLoopEnd : kLoop + (loops_n - 1) * 200 + kLoopEnd - kLoop;
   bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
-  bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, q_end, Component::A);
+  const auto [qpe_b, kpe_copy_b] = sglang_decode_pe_bytes(c.l, db, kb);
+  bufs.add(p.m * p.dpe * qpe_b, al(p.dpe * qpe_b), kQ + 1, q_end, Component::A);
+  if (alibi_second_q(c.l, mma.version, kv_cast))
+    bufs.add(p.m * p.d * db, 16, kQ, kLoopEnd, Component::A);
 
   const int loops = std::max(p.loops, 1);
   // SGLang's extend kernel: the second loop runs over the new tokens (K_Extend / V_Extend, in
@@ -262,11 +342,16 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const Bytes kb0 = kb;
   const int latency0 = latency, nbuf0 = nbuf;
   const bool idx0 = idx_pipe;
+  const bool k_pipe0 = k_pipe, v_pipe0 = v_pipe, kv_cast0 = kv_cast;
   for (int li = 0; li < loops; ++li) {
     const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
     const int end = base + kLoopEnd - kLoop;
-    // The loop's own types and buffering (the extend loop: q's type, not paged).
-    const bool ext = extend2 && li == 1;
+    // The loop's own types and buffering (the extend loop: q's type, not paged; the ALiBi
+    // kernel's loops: alibi_loop).
+    const AlibiLoop alibi = alibi_loop(c.l, li);
+    const bool ext = (extend2 && li == 1) || alibi.dense;
+    const bool k_pipe = k_pipe0 && !alibi.unbuffered, v_pipe = v_pipe0 && !alibi.unbuffered;
+    const bool kv_cast = kv_cast0 && !alibi.dense;
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
     const bool idx_pipe = ext ? false : idx0;
     const int latency = ext ? c.s - 1 : latency0;
@@ -280,7 +365,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
     // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
     if (idx_pipe && li < p.paged_loops) {
-      const int uses = sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
+      const int uses = idx_buffer_uses(c.l, sglang, k_pipe, v_pipe);
       for (int u = 0; u < uses; ++u)
         bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
     }
@@ -312,13 +397,16 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       }
     }
     if (p.dpe > 0 && (!kpe_pipe || kv_cast))
-      bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
+      bufs.add(kpe_tile * (kv_cast ? db : kpe_copy_b), 16, k0 + 3, k0 + 4, Component::B);
     // vLLM's unified kernel with a sliding window masks V (V = tl.where(sw_mask_v, V, 0.0),
     // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
     const bool v_masked =
         c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
-    if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
-      bufs.add(v_tile * db, al(p.dv * db), pv, pv + 2, Component::B);
+    if (promoted_raw_v(promoted, p.v_from_k, v_pipe, kv_cast, v_masked))
+      bufs.add(v_tile * kb, 16, base + 22, base + 23, Component::B);
+    else if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
+      bufs.add(v_tile * db, al(p.dv * db), v_copy_start(c.l, v_masked, k0, pv), pv + 2,
+               Component::B);
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
     // a local_alloc + local_load when that conversion needs shared memory
     // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
@@ -344,7 +432,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
     const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
     const Flat dst = flat(coalesced(p.m, p.dv, 1, p.store_bits, c.w), p.m, p.dv);
-    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, kEpilogue, kEpilogue + 1,
+    // after the last loop (loops run one after the other, 200 points apart)
+    const int epi = kEpilogue + (loops - 1) * 200;
+    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, epi, epi + 1,
              Component::LayoutConversion);
   }
   return k_pipe || kpe_pipe || v_pipe;

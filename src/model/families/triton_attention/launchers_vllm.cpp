@@ -28,6 +28,25 @@ AttnLaunch make(AttnKernel k, std::string_view stage, const KernelConfig& cfg, D
   return l;
 }
 
+/// prefix_prefill.py context_attention_fwd with alibi_slopes (884-942): _fwd_kernel_alibi with
+/// BLOCK_M = BLOCK_N = BASE_BLOCK (128 from sm_80, else 64: line 15), halved for f32 queries
+/// (891), BLOCK_DMODEL = head size, BLOCK_DMODEL_PADDED its next power of two (857),
+/// num_warps NUM_WARPS (8 off ROCm: 16), num_stages 1, SKIP_DECODE False. The page size and x
+/// are runtime arguments of this kernel (block_size, x: 510-511), not constexprs.
+AttnLaunch prefix_prefill_alibi(const AttnShape& s, const KernelConfig& cfg, DType q, DType kv) {
+  const long long base = cfg.arch >= 80 ? 128 : 64;
+  const long long block = q == DType::F32 ? base / 2 : base;
+  AttnLaunch l = make(AttnKernel::VllmPrefixPrefillAlibi, "main", cfg, q, kv, q);
+  l.constexprs = {{"BLOCK_M", double(block)},
+                  {"BLOCK_DMODEL", double(s.head_dim)},
+                  {"BLOCK_DMODEL_PADDED", double(next_pow2(s.head_dim))},
+                  {"BLOCK_N", double(block)},
+                  {"SKIP_DECODE", 0.0}};
+  l.num_warps = 8;
+  l.num_stages = 1;
+  return l;
+}
+
 /// triton_decode_attention.py decode_attention_fwd (756-818): kv_group_num == 1 runs
 /// _fwd_kernel_stage1 through _decode_att_m_fwd (210-276), else _fwd_grouped_kernel_stage1
 /// through _decode_grouped_att_m_fwd (470-573); both are followed by _fwd_kernel_stage2 through
@@ -184,6 +203,19 @@ std::vector<AttnLaunch> vllm_launches(AttnOp op, const AttnShape& s, const Runti
                     cfg.attention.num_kv_splits.value_or(mla_splits(rt)));
     case AttnOp::Unified2d:
     case AttnOp::Unified3d: {
+      if (cfg.attention.alibi.value_or(false)) {
+        // use_alibi_slopes (triton_unified_attention.py:922, 1123) adds the slope term to S in
+        // registers (391-395, 551-553), but no such launch is measured: declined, not sized.
+        why.reject([&] {
+          return diag(Code::attn_no_triton_kernel)
+              .name("engine", "vllm@6adad087")
+              .name("phase", attn_phase_name(rt.phase))
+              .name("reason",
+                    "kernel_unified_attention with ALiBi slopes (USE_ALIBI_SLOPES) is not "
+                    "measured, so not modelled; prefix_prefill's _fwd_kernel_alibi is");
+        });
+        return {};
+      }
       const bool three_d = op == AttnOp::Unified3d;
       const long long per_kv = s.q_heads / kv_heads;
       // BLOCK_M / BLOCK_Q (triton_unified_attention.py:930-933).
@@ -297,6 +329,7 @@ std::vector<AttnLaunch> vllm_launches(AttnOp op, const AttnShape& s, const Runti
       // else 32 / 32 (951-961), TRITON_BLOCK_SIZE 32 (966), num_warps 4, num_stages 1 (1020-1021).
       // x = 16 bytes of the cache's element: the K cache is [blocks, kv_heads, head/x, page, x]
       // (its stride(3) is x: stride_k_cache_bl).
+      if (cfg.attention.alibi.value_or(false)) return {prefix_prefill_alibi(s, cfg, q, kv)};
       const bool pow2 = rt.page_size > 0 && (rt.page_size & (rt.page_size - 1)) == 0;
       const long long x = 16 / elem_bytes(kv);
       AttnLaunch l = make(AttnKernel::VllmPrefixPrefill, "main", cfg, q, kv, q);
@@ -363,6 +396,14 @@ bool vllm_refuses(AttnOp op, const AttnShape& s, const Runtime& rt, const Kernel
   if (op == AttnOp::MlaDecode && (s.sliding_window > 0 || s.logit_cap > 0))
     refuse(
         "TritonMLAImpl does not support sliding_window or logits_soft_cap (triton_mla.py:193-197)");
+  if (cfg.attention.alibi.value_or(false)) {
+    if (op == AttnOp::PrefixPrefill && s.sinks)
+      refuse("ALiBi with sinks: \"Sinks arg is not supported with alibi\" (prefix_prefill.py:886)");
+    else if (op != AttnOp::PrefixPrefill && op != AttnOp::Unified2d && op != AttnOp::Unified3d)
+      refuse(std::string("ALiBi: the ") + std::string(attn_op_name(op)) +
+             " launcher takes no alibi_slopes (only prefix_prefill.py:792 and "
+             "triton_unified_attention.py:824 do)");
+  }
   const long long kvh = op == AttnOp::MlaDecode ? 1 : s.kv_heads;
   if (kvh > 0 && s.q_heads % kvh != 0)
     refuse(std::to_string(s.q_heads) + " query heads are not a multiple of " + std::to_string(kvh) +
