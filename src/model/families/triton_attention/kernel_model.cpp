@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 
 #include "kernels.hpp"
 #include "launch.hpp"
@@ -158,11 +159,68 @@ Bytes nvmma_align(long long contig_bytes) {
   return 128 * (swizzle != 0 ? swizzle / 16 : 1);
 }
 
+/// tcgen05's second dot takes P = softmax(S).to(dot type) as its A operand. The
+/// TritonNvidiaGPUPromoteLHSToTMem pass (lib/Dialect/TritonNvidiaGPU/Transforms/
+/// PromoteLHSToTMem.cpp, LHSToTMem::matchAndRewrite; nearest stored version 02f9694c) moves a
+/// 16- or 32-bit A operand from its local_alloc to tensor memory and refuses other widths ("We
+/// don't currently support fp8"): an 8-bit P (SGLang's p.to(v.dtype) with an fp8 cache) stays
+/// a local_alloc of M x N bytes, NVMMA-shared. A promoted P needs no shared memory unless its
+/// register layout is not TMEM-compatible: with 8 warps and blockM 128, OptimizeTMemLayouts.cpp
+/// TMemLoadReducePattern gives the QK tmem_load (which feeds the softmax's reductions along N)
+/// the split-long-M layout (getTmemLoadLayoutSplitLongM: the second warpgroup along M, i.e.
+/// the default 32x32b layout with its lane bit 4 (row 16) and warp bit 2 (column N/2)
+/// exchanged), and LHSToTMem converts P back to getTmemCompatibleLayout — a
+/// convert_layout through shared memory, live until the tmem_alloc (TTGIR dumps: 4096 B for
+/// 128x128 and 128x64 f16).
+struct PTmem {
+  Bytes smem_p = 0;      ///< the 8-bit P's local_alloc
+  Bytes cvt = 0;         ///< the convert scratch before the tmem_alloc
+  Bytes p_align = 16;
+};
+PTmem tcgen05_p_operand(long long m, long long n, int p_bits, int w, int cc) {
+  PTmem r;
+  if (p_bits != 16 && p_bits != 32) {
+    r.smem_p = m * n * p_bits / 8;
+    r.p_align = nvmma_align(n * p_bits / 8);
+    return r;
+  }
+  if (w != 8 || m < 128) return r;
+  triton::Accumulator acc;
+  acc.version = 5;
+  acc.bm_log2 = 7;
+  acc.bn_log2 = log2i(n);
+  acc.num_warps = w;
+  const Flat dflt = triton::accumulator_layout(acc, {log2i(m), log2i(n)});
+  Flat split = dflt;
+  if (split.n[triton::kLane] == 5 && split.n[triton::kWarp] == 3)
+    std::swap(split.b[triton::kLane][4], split.b[triton::kWarp][2]);
+  r.cvt = cvt_bytes(split, dflt, p_bits, cc);
+  return r;
+}
+
 struct Ctx {
   const AttnLaunch& l;
   const AttnProgram& p;
   int cc, w, s;
 };
+
+/// SGLang's extend kernels put the body of a KV loop under `if not SKIP_TILE:` when a tile can
+/// be skipped — a sliding window or a custom mask (extend_attention.py:395-399 and 553-557 for
+/// _fwd_kernel's prefix and extend loops, 1020-1024 for _fwd_kernel_unified). The dots then sit
+/// in an scf.if, not in the loop's body: AssignLatencies.cpp loadOpsToIndirectionLevel starts
+/// its search only from the dots among `forOp.getBody()`'s own ops (nearest stored version
+/// 020b1b05; Triton 3.6 keeps that walk), so nothing in such a loop is pipelined, and the
+/// q.to(k.dtype) cast, computed inside the if, is not hoisted before the loop: its copy lives
+/// at the QK dot only (TTGIR dumps of SGLang extend with SLIDING_WINDOW_SIZE 128 on sm_100).
+/// `prefix` is the loop over the cached prefix (_fwd_kernel's first loop).
+bool skip_tile_gated(const AttnLaunch& l, bool prefix) {
+  const bool sw = l.get("SLIDING_WINDOW_SIZE").value_or(-1) > 0;
+  const bool mask = l.get("USE_CUSTOM_MASK").value_or(0) != 0;
+  if (l.kernel == AttnKernel::SglangExtendUnified) return sw || mask;
+  if (l.kernel != AttnKernel::SglangExtend) return false;
+  if (prefix) return sw || (mask && l.get("SKIP_PREFIX_CUSTOM_MASK").value_or(0) == 0);
+  return sw || mask;
+}
 
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
 /// Returns whether the pipeliner buffers any load (num_stages matters).
@@ -247,8 +305,17 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const bool q_first_only =
       c.l.kernel == AttnKernel::SglangExtend && loops_n == 2 && c.l.q_dtype != dot_t;
   const int q_end = q_first_only ? kLoopEnd : kLoop + (loops_n - 1) * 200 + kLoopEnd - kLoop;
-  bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
-  bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, q_end, Component::A);
+  // The first loop's index in the kernel (SGLang extend without its prefix loop starts with
+  // the extend loop).
+  const bool first_is_prefix =
+      c.l.kernel != AttnKernel::SglangExtend || c.l.get("SKIP_PREFIX").value_or(0) == 0;
+  // A cast Q computed under SKIP_TILE's if stays in the first loop (skip_tile_gated).
+  const bool q_in_loop =
+      sglang && c.l.q_dtype != dot_t && skip_tile_gated(c.l, first_is_prefix);
+  if (!q_in_loop) {
+    bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
+    bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, q_end, Component::A);
+  }
 
   const int loops = std::max(p.loops, 1);
   // SGLang's extend kernel: the second loop runs over the new tokens (K_Extend / V_Extend, in
@@ -262,16 +329,23 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const Bytes kb0 = kb;
   const int latency0 = latency, nbuf0 = nbuf;
   const bool idx0 = idx_pipe;
+  const bool k_pipe0 = k_pipe, kpe_pipe0 = kpe_pipe, v_pipe0 = v_pipe;
+  bool any_pipe = false;
   for (int li = 0; li < loops; ++li) {
     const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
     const int end = base + kLoopEnd - kLoop;
     // The loop's own types and buffering (the extend loop: q's type, not paged).
     const bool ext = extend2 && li == 1;
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
-    const bool idx_pipe = ext ? false : idx0;
+    const bool idx_pipe_l = ext ? false : idx0;
     const int latency = ext ? c.s - 1 : latency0;
     const int nbuf = ext ? (v5 ? c.s : c.s - 1) : nbuf0;
     const int db = ext ? bits(c.l.q_dtype) / 8 : db0;
+    const bool gated = skip_tile_gated(c.l, li == 0 && first_is_prefix);
+    const bool k_pipe = k_pipe0 && !gated, kpe_pipe = kpe_pipe0 && !gated;
+    const bool v_pipe = v_pipe0 && !gated;
+    const bool idx_pipe = idx_pipe_l && !gated;
+    any_pipe = any_pipe || k_pipe || kpe_pipe || v_pipe;
     if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
     if (kpe_pipe)
       bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
@@ -288,6 +362,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
     const int k0 = base + 20, pv = base + 30;
+    if (q_in_loop && li == 0) {
+      bufs.add(p.m * p.d * db, al(p.d * db), k0, k0 + 2, Component::A);
+      bufs.add(p.m * p.dpe * db, al(p.dpe * db), k0 + 3, k0 + 4, Component::A);
+    }
     if (kv_cast)
       bufs.add(k_tile * db, al(p.d * db), k0, k0 + 2, Component::B);
     else if (!k_pipe)
@@ -295,6 +373,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     if (v5) {
       bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
       bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
+      const PTmem pt = tcgen05_p_operand(p.m, p.n, db * 8, c.w, c.cc);
+      if (pt.smem_p > 0) bufs.add(pt.smem_p, pt.p_align, pv, pv + 2, Component::LayoutConversion);
+      if (pt.cvt > 0) bufs.add(pt.cvt, 128, pv, pv + 1, Component::LayoutConversion);
     }
     if (p.v_from_k) {
       if (kv_cast)
@@ -347,7 +428,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, kEpilogue, kEpilogue + 1,
              Component::LayoutConversion);
   }
-  return k_pipe || kpe_pipe || v_pipe;
+  return any_pipe;
 }
 
 /// The decode kernel without tl.dot (triton_decode_attention.py:69-207): k [BLOCK_N,
