@@ -294,7 +294,12 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // mbarrier (8 B, TritonNvidiaGPU MMAv5 lowering), and a buffered operand keeps one more copy
   // (the MMA's wait sits one stage later, LowerLoops.cpp).
   const bool v5 = mma.version == 5;
-  const int nbuf = v5 ? latency + 1 : latency;
+  // wgmma (sm_90): a load whose local_alloc the warp_group_dot reads itself gets one buffer more
+  // (the async wgmma still reads it while the next copy lands: loadRequiresAdditionalBuffer,
+  // Pipeliner/LowerLoops.cpp:419-444, 494-497, as the GEMM families, triton_gemm.cpp); a tile
+  // cast in registers first (vLLM's scaled fp8 K/V) is read by the cast, not the MMA.
+  const bool v3_direct = mma.version == 3 && !kv_cast;
+  const int nbuf = v5 || v3_direct ? latency + 1 : latency;
   auto al = [&](long long contig_bytes) -> Bytes { return v5 ? nvmma_align(contig_bytes) : 16; };
 
   // Q (and Qpe): the first dots' A operands, loaded once; their shared copies live across the
@@ -339,7 +344,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
     const bool idx_pipe_l = ext ? false : idx0;
     const int latency = ext ? c.s - 1 : latency0;
-    const int nbuf = ext ? (v5 ? c.s : c.s - 1) : nbuf0;
+    const int nbuf = ext ? (v5 || mma.version == 3 ? c.s : c.s - 1) : nbuf0;
     const int db = ext ? bits(c.l.q_dtype) / 8 : db0;
     const bool gated = skip_tile_gated(c.l, li == 0 && first_is_prefix);
     const bool k_pipe = k_pipe0 && !gated, kpe_pipe = kpe_pipe0 && !gated;
@@ -414,9 +419,13 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       if (mma.version == 2 && triton::cvt_needs_smem(src, dst))
         bufs.add(p.m * p.n * db, 16, pv + 1, pv + 2, Component::LayoutConversion);
     }
-    // softmax: tl.max / tl.sum along the KV axis, across the warps that split it
-    bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
-             Component::LayoutConversion);
+    // softmax: tl.max / tl.sum along the KV axis, across the warps that split it. wgmma: the
+    // QK dot heads a chain of dots, so warpsPerTileV3 puts every warp along M
+    // (AccelerateMatmul.cpp warpsPerTileV3, TTGIR: warpsPerCTA = [W, 1] for the QK #mma even
+    // where the PV dot's is [4, 2]) and the reductions stay within the warps.
+    if (mma.version != 3)
+      bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
+               Component::LayoutConversion);
   }
   // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout.
   if (mma.version == 2) {
