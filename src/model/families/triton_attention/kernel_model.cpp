@@ -14,6 +14,7 @@
 #include "kernels.hpp"
 #include "launch.hpp"
 #include "model/triton_allocator.hpp"
+#include "model/triton_gemm.hpp"
 #include "model/triton_layout.hpp"
 #include "tilefit/model/dtype.hpp"
 
@@ -38,7 +39,8 @@ constexpr int kQ = 5, kLoop = 10, kLoopEnd = 100, kEpilogue = 150;
 // ---------------------------------------------------------------------------------------------
 // Register layouts of the loads (the Coalesce pass: lib/Dialect/TritonGPU/Transforms/
 // CoalesceUtils.cpp:17-93 with Transforms/Utility.cpp getNumElementsPerThread) — as
-// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/triton-model.md §3).
+// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/triton-model.md §3), with
+// its BlockedEncodingAttr builder (triton::blocked_get).
 // ---------------------------------------------------------------------------------------------
 
 long long per_thread(long long numel, long long contig, int bits, int num_warps) {
@@ -47,44 +49,12 @@ long long per_thread(long long numel, long long contig, int bits, int num_warps)
   return std::min(per, std::max(numel / (32LL * num_warps), 1LL));
 }
 
-triton::Blocked blocked_get(int rank, const std::array<long long, 2>& shape,
-                            const std::array<long long, 2>& spt, const std::array<int, 2>& order,
-                            int num_warps) {
-  std::array<long long, 2> tpw{1, 1}, wpc{1, 1};
-  long long rem_lanes = 32, rem_threads = 32LL * num_warps, rem_warps = num_warps;
-  long long prev_l = 1, prev_w = 1;
-  for (int k = 0; k + 1 < rank; ++k) {
-    const int i = order[k];
-    long long tpc = std::min(std::max(rem_threads, 1LL), std::max(1LL, shape[i] / spt[i]));
-    tpc = std::max(tpc, 1LL);
-    tpw[i] = std::min(tpc, rem_lanes);
-    wpc[i] = std::min(std::max(tpc / tpw[i], 1LL), rem_warps);
-    rem_warps /= wpc[i];
-    rem_lanes /= tpw[i];
-    rem_threads /= tpc;
-    prev_l *= tpw[i];
-    prev_w *= wpc[i];
-  }
-  const int last = order[rank - 1];
-  tpw[last] = 32 / prev_l;
-  wpc[last] = num_warps / prev_w;
-  triton::Blocked b;
-  b.rank = rank;
-  b.order = order;
-  for (int d = 0; d < rank; ++d) {
-    b.spt[d] = log2i(spt[d]);
-    b.tpw[d] = log2i(tpw[d]);
-    b.wpc[d] = log2i(wpc[d]);
-  }
-  return b;
-}
-
 /// The coalesced blocked layout of a [rows, cols] access contiguous along `contig_dim`.
 triton::Blocked coalesced(long long rows, long long cols, int contig_dim, int bits, int w) {
   const std::array<long long, 2> shape{rows, cols};
   std::array<long long, 2> spt{1, 1};
   spt[contig_dim] = per_thread(rows * cols, shape[contig_dim], bits, w);
-  return blocked_get(2, shape, spt, {contig_dim, 1 - contig_dim}, w);
+  return triton::blocked_get(2, shape, spt, {contig_dim, 1 - contig_dim}, w);
 }
 Flat flat(const triton::Blocked& b, long long rows, long long cols) {
   return triton::blocked_layout(b, {log2i(rows), log2i(cols)}, 2);
@@ -427,14 +397,22 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
                Component::LayoutConversion);
   }
-  // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout.
-  if (mma.version == 2) {
+  // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout. wgmma: the
+  // PV dot heads no chain, so its warps are warpsPerTileV3's and its N mmaVersionToInstrShape's
+  // (triton_gemm.hpp warps_v3, v3_instr_n; TTGIR: [8, 1] n 128 for 128x128 with 8 warps,
+  // [4, 2] n 64 for 64x128).
+  if (mma.version == 2 || mma.version == 3) {
     triton::Accumulator acc;
-    acc.version = 2;
-    acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
+    acc.version = mma.version;
+    const std::array<long long, 2> wv =
+        mma.version == 3 ? triton::warps_v3(p.m, c.w) : mma.warps;
+    acc.warps = {log2i(wv[0]), log2i(wv[1])};
+    if (mma.version == 3) acc.instr_n = triton::v3_instr_n(p.m, p.dv, c.w);
     const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
     const Flat dst = flat(coalesced(p.m, p.dv, 1, p.store_bits, c.w), p.m, p.dv);
-    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, kEpilogue, kEpilogue + 1,
+    // after the last loop (two loops end at kLoop + 200 + kLoopEnd - kLoop)
+    const int epi = std::max(kEpilogue, kLoop + loops * 200);
+    bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, epi, epi + 1,
              Component::LayoutConversion);
   }
   return any_pipe;
