@@ -374,7 +374,12 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     const bool v_masked =
         c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
     if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
-      bufs.add(v_tile * db, al(p.dv * db), pv, pv + 2, Component::B);
+    {
+      // The loaded tile keeps the cache's type (an fp8 V stays fp8 even where mma.sync promotes
+      // the computed operands); only vLLM's scaled cast makes a copy in the dot type.
+      const int vb = kv_cast ? db : kb;
+      bufs.add(v_tile * vb, al(p.dv * vb), pv, pv + 2, Component::B);
+    }
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
     // a local_alloc + local_load when that conversion needs shared memory
     // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
