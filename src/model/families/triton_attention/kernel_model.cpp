@@ -300,6 +300,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   if (extend2 && c.l.q_dtype != dot_t) {
     const int qb = bits(c.l.q_dtype) / 8;
     bufs.add(p.m * p.d * qb, al(p.d * qb), kQ - 1, kLoop + 200 + kLoopEnd - kLoop, Component::A);
+    // and of Qpe: the extend loop's tl.dot(qpe, kpe) (extend_attention.py:580) reads qpe itself
+    bufs.add(p.m * p.dpe * qb, al(p.dpe * qb), kQ - 1, kLoop + 200 + kLoopEnd - kLoop,
+             Component::A);
   }
   const Bytes kb0 = kb;
   const int latency0 = latency, nbuf0 = nbuf;
@@ -368,7 +371,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       }
     }
     if (p.dpe > 0 && (!kpe_pipe || kv_cast))
-      bufs.add(kpe_tile * db, 16, k0 + 3, k0 + 4, Component::B);
+      bufs.add(kpe_tile * (kv_cast ? db : kb), 16, k0 + 3, k0 + 4, Component::B);
     // vLLM's unified kernel with a sliding window masks V (V = tl.where(sw_mask_v, V, 0.0),
     // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
     const bool v_masked =
@@ -378,7 +381,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       // The loaded tile keeps the cache's type (an fp8 V stays fp8 even where mma.sync promotes
       // the computed operands); only vLLM's scaled cast makes a copy in the dot type.
       const int vb = kv_cast ? db : kb;
-      bufs.add(v_tile * vb, al(p.dv * vb), pv, pv + 2, Component::B);
+      // An fp8 dot that mma.sync promotes (AccelerateMatmul.cpp: the operands are upcast to
+      // f16 in registers) reads V through its local_load and upcast before P exists: V's copy
+      // ends before P's local_alloc (TTGIR dumps: P at V's offset, SGLang extend fp8 on sm_90).
+      bufs.add(v_tile * vb, al(p.dv * vb), pv, promoted && !ext ? pv + 1 : pv + 2, Component::B);
     }
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
     // a local_alloc + local_load when that conversion needs shared memory
