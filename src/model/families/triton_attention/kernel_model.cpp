@@ -145,6 +145,7 @@ Bytes nvmma_align(long long contig_bytes) {
 struct PTmem {
   Bytes smem_p = 0;      ///< the 8-bit P's local_alloc
   Bytes cvt = 0;         ///< the convert scratch before the tmem_alloc
+  Bytes alpha_cvt = 0;   ///< the [M, 1] rescale factor's conversion to the accumulator layout
   Bytes p_align = 16;
 };
 PTmem tcgen05_p_operand(long long m, long long n, int p_bits, int w, int cc) {
@@ -165,6 +166,11 @@ PTmem tcgen05_p_operand(long long m, long long n, int p_bits, int w, int cc) {
   if (split.n[triton::kLane] == 5 && split.n[triton::kWarp] == 3)
     std::swap(split.b[triton::kLane][4], split.b[triton::kWarp][2]);
   r.cvt = cvt_bytes(split, dflt, p_bits, cc);
+  const Flat d1 = triton::accumulator_layout(acc, {log2i(m), 0});
+  Flat s1 = d1;
+  if (s1.n[triton::kLane] == 5 && s1.n[triton::kWarp] == 3)
+    std::swap(s1.b[triton::kLane][4], s1.b[triton::kWarp][2]);
+  r.alpha_cvt = cvt_bytes(s1, d1, 32, cc);
   return r;
 }
 
@@ -349,11 +355,28 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     else if (!k_pipe)
       bufs.add(k_tile * kb, al(p.d * kb), k0, k0 + 2, Component::B);
     if (v5) {
-      bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
-      bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
+      // A pipelined loop makes both MMAs asynchronous: each completion mbarrier becomes a
+      // 2-entry array allocated before the loop (numStages = waitStage - mmaStage + 1,
+      // LowerLoops.cpp:709-790, as triton_gemm.cpp; TTGIR: 2x1xi64 at S 2 and S 4).
+      const bool async = k_pipe || v_pipe;
+      if (async) {
+        bufs.add(16, 16, base + 5, end, Component::KernelBarriers);
+        bufs.add(16, 16, base + 6, end, Component::KernelBarriers);
+      } else {
+        bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
+        bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
+      }
       const PTmem pt = tcgen05_p_operand(p.m, p.n, db * 8, c.w, c.cc);
       if (pt.smem_p > 0) bufs.add(pt.smem_p, pt.p_align, pv, pv + 2, Component::LayoutConversion);
-      if (pt.cvt > 0) bufs.add(pt.cvt, 128, pv, pv + 1, Component::LayoutConversion);
+      // Pipelined, P's tensor memory is hoisted out of the loop and written by a tmem_store,
+      // which takes the split-long-M layout as it is (HoistTMEMAlloc.cpp; TTGIR at S 2: no
+      // convert_layout of P): no scratch.
+      if (pt.cvt > 0 && !async) bufs.add(pt.cvt, 128, pv, pv + 1, Component::LayoutConversion);
+      // The rescale alpha[:, None] (a slice of the split-long-M layout) meets the accumulator's
+      // default tmem layout: a [M, 1] f32 convert_layout after the QK dot (TTGIR: 512 B for
+      // M 128), while the pipelined K/V buffers are live.
+      if (pt.alpha_cvt > 0)
+        bufs.add(pt.alpha_cvt, 128, k0 + 5, k0 + 6, Component::LayoutConversion);
     }
     if (p.v_from_k) {
       if (kv_cast)
@@ -404,8 +427,12 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // QK dot heads a chain of dots, so warpsPerTileV3 puts every warp along M
     // (AccelerateMatmul.cpp warpsPerTileV3, TTGIR: warpsPerCTA = [W, 1] for the QK #mma even
     // where the PV dot's is [4, 2]) and the reductions stay within the warps.
+    // tcgen05: the QK tmem_load layout (triton_layout.cpp tmem_builder) gives every row to
+    // one warp with 4 warps, and with 8 the split-long-M layout (blockM 128) does too; with
+    // blockM 64 and 8 warps the second warpgroup takes the upper half of the columns.
+    const long long warps_n = mma.version == 5 ? (c.w == 8 && p.m < 128 ? 2 : 1) : mma.warps[1];
     if (mma.version != 3)
-      bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
+      bufs.add(reduce_bytes(p.m, p.n, 1, warps_n), 128, base + 24, base + 25,
                Component::LayoutConversion);
   }
   // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout. wgmma: the
