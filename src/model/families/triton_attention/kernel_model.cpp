@@ -338,7 +338,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
     // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
     if (idx_pipe && li < p.paged_loops) {
-      const int uses = sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
+      // _fwd_kernel_unified's kv_indices load (extend_attention.py:1026) feeds K's and V's
+      // addresses in both orientations ([None, :] and [:, None]): two buffers, as vLLM's.
+      const bool two_uses = !sglang || c.l.kernel == AttnKernel::SglangExtendUnified;
+      const int uses = two_uses && v_pipe && k_pipe ? 2 : 1;
       for (int u = 0; u < uses; ++u)
         bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
     }
