@@ -143,9 +143,9 @@ Bytes nvmma_align(long long contig_bytes) {
 /// convert_layout through shared memory, live until the tmem_alloc (TTGIR dumps: 4096 B for
 /// 128x128 and 128x64 f16).
 struct PTmem {
-  Bytes smem_p = 0;      ///< the 8-bit P's local_alloc
-  Bytes cvt = 0;         ///< the convert scratch before the tmem_alloc
-  Bytes alpha_cvt = 0;   ///< the [M, 1] rescale factor's conversion to the accumulator layout
+  Bytes smem_p = 0;     ///< the 8-bit P's local_alloc
+  Bytes cvt = 0;        ///< the convert scratch before the tmem_alloc
+  Bytes alpha_cvt = 0;  ///< the [M, 1] rescale factor's conversion to the accumulator layout
   Bytes p_align = 16;
 };
 PTmem tcgen05_p_operand(long long m, long long n, int p_bits, int w, int cc) {
@@ -291,8 +291,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const bool first_is_prefix =
       c.l.kernel != AttnKernel::SglangExtend || c.l.get("SKIP_PREFIX").value_or(0) == 0;
   // A cast Q computed under SKIP_TILE's if stays in the first loop (skip_tile_gated).
-  const bool q_in_loop =
-      sglang && c.l.q_dtype != dot_t && skip_tile_gated(c.l, first_is_prefix);
+  const bool q_in_loop = sglang && c.l.q_dtype != dot_t && skip_tile_gated(c.l, first_is_prefix);
   if (!q_in_loop) {
     bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
     bufs.add(p.m * p.dpe * db, al(p.dpe * db), kQ + 1, q_end, Component::A);
@@ -402,8 +401,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
     const bool v_masked =
         c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
-    if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
-    {
+    if (!p.v_from_k && (!v_pipe || kv_cast || v_masked)) {
       // The loaded tile keeps the cache's type (an fp8 V stays fp8 even where mma.sync promotes
       // the computed operands); only vLLM's scaled cast makes a copy in the dot type.
       const int vb = kv_cast ? db : kb;
@@ -445,8 +443,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   if (mma.version == 2 || mma.version == 3) {
     triton::Accumulator acc;
     acc.version = mma.version;
-    const std::array<long long, 2> wv =
-        mma.version == 3 ? triton::warps_v3(p.m, c.w) : mma.warps;
+    const std::array<long long, 2> wv = mma.version == 3 ? triton::warps_v3(p.m, c.w) : mma.warps;
     acc.warps = {log2i(wv[0]), log2i(wv[1])};
     if (mma.version == 3) acc.instr_n = triton::v3_instr_n(p.m, p.dv, c.w);
     const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
