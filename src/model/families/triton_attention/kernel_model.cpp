@@ -320,9 +320,14 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // The loop's own types and buffering (the extend loop: q's type, not paged).
     const bool ext = extend2 && li == 1;
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
-    const bool idx_pipe_l = ext ? false : idx0;
-    const int latency = ext ? c.s - 1 : latency0;
-    const int nbuf = ext ? (v5 || mma.version == 3 ? c.s : c.s - 1) : nbuf0;
+    // AssignLatencies works loop by loop: a loop without a page-table load (the new tokens'
+    // loop) has no indirection level and its loads take num_stages - 1.
+    const bool unpaged = ext || (li >= p.paged_loops && p.paged_loops > 0);
+    const bool idx_pipe_l = unpaged ? false : idx0;
+    const int latency = unpaged ? c.s - 1 : latency0;
+    const int nbuf = ext       ? (v5 || mma.version == 3 ? c.s : c.s - 1)
+                     : unpaged ? (v5 || v3_direct ? c.s : c.s - 1)
+                               : nbuf0;
     const int db = ext ? bits(c.l.q_dtype) / 8 : db0;
     const bool gated = skip_tile_gated(c.l, li == 0 && first_is_prefix);
     const bool k_pipe = k_pipe0 && !gated, kpe_pipe = kpe_pipe0 && !gated;
