@@ -309,6 +309,19 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     bufs.add(p.m * p.dpe * qb, al(p.dpe * qb), kQ - 1, kLoop + 200 + kLoopEnd - kLoop,
              Component::A);
   }
+  // mma.sync and wgmma read A from registers: the conversion of Q to the dot-operand layout
+  // (a local_alloc + local_load) is hoisted above the cast (OptimizeDotOperands.cpp
+  // HoistLayoutConversion), to Q as loaded before the loop: a copy in q's type across the
+  // loop (TTGIR: 128x64 bf16 swizzled_shared before the gated loop on sm_90); with two loops
+  // it is a buffer of its own beside the extend loop's (another swizzle), live over the first
+  // loop (TTGIR, sm_121). tcgen05 needs A in shared memory as the dot's type, so its cast copy
+  // stays in the loop.
+  const bool q_hoisted = q_in_loop && !v5;
+  if (q_hoisted) {
+    const int qb = bits(c.l.q_dtype) / 8;
+    bufs.add(p.m * p.d * qb, al(p.d * qb), kQ, q_end, Component::A);
+    bufs.add(p.m * p.dpe * qb, al(p.dpe * qb), kQ + 1, q_end, Component::A);
+  }
   const Bytes kb0 = kb;
   const int latency0 = latency, nbuf0 = nbuf;
   const bool idx0 = idx_pipe;
@@ -353,7 +366,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
     const int k0 = base + 20, pv = base + 30;
-    if (q_in_loop && li == 0) {
+    if (q_in_loop && li == 0 && !q_hoisted) {
       bufs.add(p.m * p.d * db, al(p.d * db), k0, k0 + 2, Component::A);
       bufs.add(p.m * p.dpe * db, al(p.dpe * db), k0 + 3, k0 + 4, Component::A);
     }
