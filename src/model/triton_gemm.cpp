@@ -38,6 +38,8 @@ long long per_thread(long long numel, long long contig, int bits, int num_warps)
   return std::min(per, std::max(numel / (32LL * num_warps), 1LL));
 }
 
+}  // namespace
+
 /// BlockedEncodingAttr's builder (include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td:
 /// 813-847): threads and warps go to the dimensions in `order`, the fastest first, as far as
 /// each extent / sizePerThread allows; the slowest takes the rest.
@@ -72,6 +74,8 @@ Blocked blocked_get(int rank, const std::array<long long, 2>& shape,
   }
   return b;
 }
+
+namespace {
 
 /// The coalesced layout of a rank-2 access whose contiguous dimension is `contig_dim`.
 Flat coalesced_2d(long long rows, long long cols, int contig_dim, int bits, int num_warps) {
@@ -138,6 +142,8 @@ std::array<long long, 2> warps_v2(long long bm, long long bn, int w) {
   return warps;
 }
 
+}  // namespace
+
 /// mmaVersionToInstrShape for v3 (lib/Dialect/TritonGPU/Transforms/Utility.cpp:40-73): the
 /// largest n in 256, 248, ..., 8 that divides BN and is at most max(BN / nW, 8).
 int v3_instr_n(long long bm, long long bn, int w) {
@@ -160,6 +166,8 @@ std::array<long long, 2> warps_v3(long long bm, int w) {
   }
   return ret;
 }
+
+namespace {
 
 /// NVMMASharedEncodingAttr's swizzle for K-contiguous operands with `contig_bytes` along K
 /// (TritonGPUAttrDefs.td:420-451) and its alignment 128 · max(swizzle / 16, 1)

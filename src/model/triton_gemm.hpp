@@ -9,6 +9,7 @@
 // (tools/triton/reference/ref_model.py, MODEL.md) against configs compiled by Triton 3.6.0.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -108,6 +109,19 @@ struct Decisions {
   /// dequantised B stored once per iteration for the dot (0: none).
   Bytes amd_raw_b_stage = 0, amd_scale_stage = 0, amd_dequant_once = 0;
 };
+
+struct Blocked;  // triton_layout.hpp
+
+/// BlockedEncodingAttr's builder (include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td:
+/// 813-847) for a rank-1 or rank-2 tensor of `shape` with sizePerThread `spt` (elements, not
+/// log2) and `order` (fastest first); also the attention family's coalesced loads.
+Blocked blocked_get(int rank, const std::array<long long, 2>& shape,
+                    const std::array<long long, 2>& spt, const std::array<int, 2>& order,
+                    int num_warps);
+/// mmaVersionToInstrShape's wgmma N for a [bm, bn] accumulator with `w` warps.
+int v3_instr_n(long long bm, long long bn, int w);
+/// warpsPerTileV3 of a dot that heads no chain (AccelerateMatmul.cpp:135-161).
+std::array<long long, 2> warps_v3(long long bm, int w);
 
 /// Forgets this thread's memoised layout-conversion answers (for measuring the cold path).
 void clear_layout_memo();

@@ -14,6 +14,7 @@
 #include "kernels.hpp"
 #include "launch.hpp"
 #include "model/triton_allocator.hpp"
+#include "model/triton_gemm.hpp"
 #include "model/triton_layout.hpp"
 #include "tilefit/model/dtype.hpp"
 
@@ -38,7 +39,8 @@ constexpr int kQ = 5, kLoop = 10, kLoopEnd = 100, kEpilogue = 150;
 // ---------------------------------------------------------------------------------------------
 // Register layouts of the loads (the Coalesce pass: lib/Dialect/TritonGPU/Transforms/
 // CoalesceUtils.cpp:17-93 with Transforms/Utility.cpp getNumElementsPerThread) — as
-// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/triton-model.md §3).
+// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/triton-model.md §3), with
+// its BlockedEncodingAttr builder (triton::blocked_get).
 // ---------------------------------------------------------------------------------------------
 
 long long per_thread(long long numel, long long contig, int bits, int num_warps) {
@@ -47,44 +49,12 @@ long long per_thread(long long numel, long long contig, int bits, int num_warps)
   return std::min(per, std::max(numel / (32LL * num_warps), 1LL));
 }
 
-triton::Blocked blocked_get(int rank, const std::array<long long, 2>& shape,
-                            const std::array<long long, 2>& spt, const std::array<int, 2>& order,
-                            int num_warps) {
-  std::array<long long, 2> tpw{1, 1}, wpc{1, 1};
-  long long rem_lanes = 32, rem_threads = 32LL * num_warps, rem_warps = num_warps;
-  long long prev_l = 1, prev_w = 1;
-  for (int k = 0; k + 1 < rank; ++k) {
-    const int i = order[k];
-    long long tpc = std::min(std::max(rem_threads, 1LL), std::max(1LL, shape[i] / spt[i]));
-    tpc = std::max(tpc, 1LL);
-    tpw[i] = std::min(tpc, rem_lanes);
-    wpc[i] = std::min(std::max(tpc / tpw[i], 1LL), rem_warps);
-    rem_warps /= wpc[i];
-    rem_lanes /= tpw[i];
-    rem_threads /= tpc;
-    prev_l *= tpw[i];
-    prev_w *= wpc[i];
-  }
-  const int last = order[rank - 1];
-  tpw[last] = 32 / prev_l;
-  wpc[last] = num_warps / prev_w;
-  triton::Blocked b;
-  b.rank = rank;
-  b.order = order;
-  for (int d = 0; d < rank; ++d) {
-    b.spt[d] = log2i(spt[d]);
-    b.tpw[d] = log2i(tpw[d]);
-    b.wpc[d] = log2i(wpc[d]);
-  }
-  return b;
-}
-
 /// The coalesced blocked layout of a [rows, cols] access contiguous along `contig_dim`.
 triton::Blocked coalesced(long long rows, long long cols, int contig_dim, int bits, int w) {
   const std::array<long long, 2> shape{rows, cols};
   std::array<long long, 2> spt{1, 1};
   spt[contig_dim] = per_thread(rows * cols, shape[contig_dim], bits, w);
-  return blocked_get(2, shape, spt, {contig_dim, 1 - contig_dim}, w);
+  return triton::blocked_get(2, shape, spt, {contig_dim, 1 - contig_dim}, w);
 }
 Flat flat(const triton::Blocked& b, long long rows, long long cols) {
   return triton::blocked_layout(b, {log2i(rows), log2i(cols)}, 2);
@@ -159,6 +129,51 @@ Bytes nvmma_align(long long contig_bytes) {
   return 128 * (swizzle != 0 ? swizzle / 16 : 1);
 }
 
+/// tcgen05's second dot takes P = softmax(S).to(dot type) as its A operand. The
+/// TritonNvidiaGPUPromoteLHSToTMem pass (lib/Dialect/TritonNvidiaGPU/Transforms/
+/// PromoteLHSToTMem.cpp, LHSToTMem::matchAndRewrite; nearest stored version 02f9694c) moves a
+/// 16- or 32-bit A operand from its local_alloc to tensor memory and refuses other widths ("We
+/// don't currently support fp8"): an 8-bit P (SGLang's p.to(v.dtype) with an fp8 cache) stays
+/// a local_alloc of M x N bytes, NVMMA-shared. A promoted P needs no shared memory unless its
+/// register layout is not TMEM-compatible: with 8 warps and blockM 128, OptimizeTMemLayouts.cpp
+/// TMemLoadReducePattern gives the QK tmem_load (which feeds the softmax's reductions along N)
+/// the split-long-M layout (getTmemLoadLayoutSplitLongM: the second warpgroup along M, i.e.
+/// the default 32x32b layout with its lane bit 4 (row 16) and warp bit 2 (column N/2)
+/// exchanged), and LHSToTMem converts P back to getTmemCompatibleLayout — a
+/// convert_layout through shared memory, live until the tmem_alloc (TTGIR dumps: 4096 B for
+/// 128x128 and 128x64 f16).
+struct PTmem {
+  Bytes smem_p = 0;     ///< the 8-bit P's local_alloc
+  Bytes cvt = 0;        ///< the convert scratch before the tmem_alloc
+  Bytes alpha_cvt = 0;  ///< the [M, 1] rescale factor's conversion to the accumulator layout
+  Bytes p_align = 16;
+};
+PTmem tcgen05_p_operand(long long m, long long n, int p_bits, int w, int cc) {
+  PTmem r;
+  if (p_bits != 16 && p_bits != 32) {
+    r.smem_p = m * n * p_bits / 8;
+    r.p_align = nvmma_align(n * p_bits / 8);
+    return r;
+  }
+  if (w != 8 || m < 128) return r;
+  triton::Accumulator acc;
+  acc.version = 5;
+  acc.bm_log2 = 7;
+  acc.bn_log2 = log2i(n);
+  acc.num_warps = w;
+  const Flat dflt = triton::accumulator_layout(acc, {log2i(m), log2i(n)});
+  Flat split = dflt;
+  if (split.n[triton::kLane] == 5 && split.n[triton::kWarp] == 3)
+    std::swap(split.b[triton::kLane][4], split.b[triton::kWarp][2]);
+  r.cvt = cvt_bytes(split, dflt, p_bits, cc);
+  const Flat d1 = triton::accumulator_layout(acc, {log2i(m), 0});
+  Flat s1 = d1;
+  if (s1.n[triton::kLane] == 5 && s1.n[triton::kWarp] == 3)
+    std::swap(s1.b[triton::kLane][4], s1.b[triton::kWarp][2]);
+  r.alpha_cvt = cvt_bytes(s1, d1, 32, cc);
+  return r;
+}
+
 struct Ctx {
   const AttnLaunch& l;
   const AttnProgram& p;
@@ -184,6 +199,9 @@ std::pair<int, int> sglang_decode_pe_bytes(const AttnLaunch& l, int db, int kb) 
 /// extend kernels' one offs_kv_loc gives one; vLLM's int32 block tables one per K and V use.
 int idx_buffer_uses(const AttnLaunch& l, bool sglang, bool k_pipe, bool v_pipe) {
   if (l.kernel == AttnKernel::SglangDecodeGroupedStage1) return k_pipe && v_pipe ? 2 : 1;
+  // _fwd_kernel_unified's kv_indices load (extend_attention.py:1026) feeds K's and V's
+  // addresses in both orientations ([None, :] and [:, None]): two buffers, as vLLM's.
+  if (l.kernel == AttnKernel::SglangExtendUnified) return k_pipe && v_pipe ? 2 : 1;
   return sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
 }
 
@@ -239,6 +257,24 @@ AlibiLoop alibi_loop(const AttnLaunch& l, int loop) {
 bool alibi_second_q(const AttnLaunch& l, int mma_version, bool kv_cast) {
   return l.kernel == AttnKernel::VllmPrefixPrefillAlibi && mma_version == 2 && kv_cast &&
          bits(l.kv_dtype) == 8;
+}
+
+/// SGLang's extend kernels put the body of a KV loop under `if not SKIP_TILE:` when a tile can
+/// be skipped — a sliding window or a custom mask (extend_attention.py:395-399 and 553-557 for
+/// _fwd_kernel's prefix and extend loops, 1020-1024 for _fwd_kernel_unified). The dots then sit
+/// in an scf.if, not in the loop's body: AssignLatencies.cpp loadOpsToIndirectionLevel starts
+/// its search only from the dots among `forOp.getBody()`'s own ops (nearest stored version
+/// 020b1b05; Triton 3.6 keeps that walk), so nothing in such a loop is pipelined, and the
+/// q.to(k.dtype) cast, computed inside the if, is not hoisted before the loop: its copy lives
+/// at the QK dot only (TTGIR dumps of SGLang extend with SLIDING_WINDOW_SIZE 128 on sm_100).
+/// `prefix` is the loop over the cached prefix (_fwd_kernel's first loop).
+bool skip_tile_gated(const AttnLaunch& l, bool prefix) {
+  const bool sw = l.get("SLIDING_WINDOW_SIZE").value_or(-1) > 0;
+  const bool mask = l.get("USE_CUSTOM_MASK").value_or(0) != 0;
+  if (l.kernel == AttnKernel::SglangExtendUnified) return sw || mask;
+  if (l.kernel != AttnKernel::SglangExtend) return false;
+  if (prefix) return sw || (mask && l.get("SKIP_PREFIX_CUSTOM_MASK").value_or(0) == 0);
+  return sw || mask;
 }
 
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
@@ -313,7 +349,12 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // mbarrier (8 B, TritonNvidiaGPU MMAv5 lowering), and a buffered operand keeps one more copy
   // (the MMA's wait sits one stage later, LowerLoops.cpp).
   const bool v5 = mma.version == 5;
-  const int nbuf = v5 ? latency + 1 : latency;
+  // wgmma (sm_90): a load whose local_alloc the warp_group_dot reads itself gets one buffer more
+  // (the async wgmma still reads it while the next copy lands: loadRequiresAdditionalBuffer,
+  // Pipeliner/LowerLoops.cpp:419-444, 494-497, as the GEMM families, triton_gemm.cpp); a tile
+  // cast in registers first (vLLM's scaled fp8 K/V) is read by the cast, not the MMA.
+  const bool v3_direct = mma.version == 3 && !kv_cast;
+  const int nbuf = v5 || v3_direct ? latency + 1 : latency;
   auto al = [&](long long contig_bytes) -> Bytes { return v5 ? nvmma_align(contig_bytes) : 16; };
 
   // Q (and Qpe): the first dots' A operands, loaded once; their shared copies live across the
@@ -324,9 +365,17 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const bool q_first_only =
       c.l.kernel == AttnKernel::SglangExtend && loops_n == 2 && c.l.q_dtype != dot_t;
   const int q_end = q_first_only ? kLoopEnd : kLoop + (loops_n - 1) * 200 + kLoopEnd - kLoop;
-  bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
+  // The first loop's index in the kernel (SGLang extend without its prefix loop starts with
+  // the extend loop).
+  const bool first_is_prefix =
+      c.l.kernel != AttnKernel::SglangExtend || c.l.get("SKIP_PREFIX").value_or(0) == 0;
+  // A cast Q computed under SKIP_TILE's if stays in the first loop (skip_tile_gated).
+  const bool q_in_loop = sglang && c.l.q_dtype != dot_t && skip_tile_gated(c.l, first_is_prefix);
   const auto [qpe_b, kpe_copy_b] = sglang_decode_pe_bytes(c.l, db, kb);
-  bufs.add(p.m * p.dpe * qpe_b, al(p.dpe * qpe_b), kQ + 1, q_end, Component::A);
+  if (!q_in_loop) {
+    bufs.add(p.m * p.d * db, al(p.d * db), kQ, q_end, Component::A);
+    bufs.add(p.m * p.dpe * qpe_b, al(p.dpe * qpe_b), kQ + 1, q_end, Component::A);
+  }
   if (alibi_second_q(c.l, mma.version, kv_cast))
     bufs.add(p.m * p.d * db, 16, kQ, kLoopEnd, Component::A);
 
@@ -338,11 +387,28 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   if (extend2 && c.l.q_dtype != dot_t) {
     const int qb = bits(c.l.q_dtype) / 8;
     bufs.add(p.m * p.d * qb, al(p.d * qb), kQ - 1, kLoop + 200 + kLoopEnd - kLoop, Component::A);
+    // and of Qpe: the extend loop's tl.dot(qpe, kpe) (extend_attention.py:580) reads qpe itself
+    bufs.add(p.m * p.dpe * qb, al(p.dpe * qb), kQ - 1, kLoop + 200 + kLoopEnd - kLoop,
+             Component::A);
+  }
+  // mma.sync and wgmma read A from registers: the conversion of Q to the dot-operand layout
+  // (a local_alloc + local_load) is hoisted above the cast (OptimizeDotOperands.cpp
+  // HoistLayoutConversion), to Q as loaded before the loop: a copy in q's type across the
+  // loop (TTGIR: 128x64 bf16 swizzled_shared before the gated loop on sm_90); with two loops
+  // it is a buffer of its own beside the extend loop's (another swizzle), live over the first
+  // loop (TTGIR, sm_121). tcgen05 needs A in shared memory as the dot's type, so its cast copy
+  // stays in the loop.
+  const bool q_hoisted = q_in_loop && !v5;
+  if (q_hoisted) {
+    const int qb = bits(c.l.q_dtype) / 8;
+    bufs.add(p.m * p.d * qb, al(p.d * qb), kQ, q_end, Component::A);
+    bufs.add(p.m * p.dpe * qb, al(p.dpe * qb), kQ + 1, q_end, Component::A);
   }
   const Bytes kb0 = kb;
   const int latency0 = latency, nbuf0 = nbuf;
   const bool idx0 = idx_pipe;
-  const bool k_pipe0 = k_pipe, v_pipe0 = v_pipe, kv_cast0 = kv_cast;
+  const bool k_pipe0 = k_pipe, kpe_pipe0 = kpe_pipe, v_pipe0 = v_pipe, kv_cast0 = kv_cast;
+  bool any_pipe = false;
   for (int li = 0; li < loops; ++li) {
     const int base = kLoop + li * 200;  // loops one after the other: disjoint ranges
     const int end = base + kLoopEnd - kLoop;
@@ -350,13 +416,23 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // kernel's loops: alibi_loop).
     const AlibiLoop alibi = alibi_loop(c.l, li);
     const bool ext = (extend2 && li == 1) || alibi.dense;
-    const bool k_pipe = k_pipe0 && !alibi.unbuffered, v_pipe = v_pipe0 && !alibi.unbuffered;
     const bool kv_cast = kv_cast0 && !alibi.dense;
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
-    const bool idx_pipe = ext ? false : idx0;
-    const int latency = ext ? c.s - 1 : latency0;
-    const int nbuf = ext ? (v5 ? c.s : c.s - 1) : nbuf0;
+    // AssignLatencies works loop by loop: a loop without a page-table load (the new tokens'
+    // loop) has no indirection level and its loads take num_stages - 1.
+    const bool unpaged = ext || (li >= p.paged_loops && p.paged_loops > 0);
+    const bool idx_pipe_l = unpaged ? false : idx0;
+    const int latency = unpaged ? c.s - 1 : latency0;
+    const int nbuf = ext       ? (v5 || mma.version == 3 ? c.s : c.s - 1)
+                     : unpaged ? (v5 || v3_direct ? c.s : c.s - 1)
+                               : nbuf0;
     const int db = ext ? bits(c.l.q_dtype) / 8 : db0;
+    const bool gated = skip_tile_gated(c.l, li == 0 && first_is_prefix);
+    const bool unbuf = gated || alibi.unbuffered;
+    const bool k_pipe = k_pipe0 && !unbuf, kpe_pipe = kpe_pipe0 && !unbuf;
+    const bool v_pipe = v_pipe0 && !unbuf;
+    const bool idx_pipe = idx_pipe_l && !gated;
+    any_pipe = any_pipe || k_pipe || kpe_pipe || v_pipe;
     if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
     if (kpe_pipe)
       bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
@@ -373,13 +449,37 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
     const int k0 = base + 20, pv = base + 30;
+    if (q_in_loop && li == 0 && !q_hoisted) {
+      bufs.add(p.m * p.d * db, al(p.d * db), k0, k0 + 2, Component::A);
+      bufs.add(p.m * p.dpe * db, al(p.dpe * db), k0 + 3, k0 + 4, Component::A);
+    }
     if (kv_cast)
       bufs.add(k_tile * db, al(p.d * db), k0, k0 + 2, Component::B);
     else if (!k_pipe)
       bufs.add(k_tile * kb, al(p.d * kb), k0, k0 + 2, Component::B);
     if (v5) {
-      bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
-      bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
+      // A pipelined loop makes both MMAs asynchronous: each completion mbarrier becomes a
+      // 2-entry array allocated before the loop (numStages = waitStage - mmaStage + 1,
+      // LowerLoops.cpp:709-790, as triton_gemm.cpp; TTGIR: 2x1xi64 at S 2 and S 4).
+      const bool async = k_pipe || v_pipe;
+      if (async) {
+        bufs.add(16, 16, base + 5, end, Component::KernelBarriers);
+        bufs.add(16, 16, base + 6, end, Component::KernelBarriers);
+      } else {
+        bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
+        bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
+      }
+      const PTmem pt = tcgen05_p_operand(p.m, p.n, db * 8, c.w, c.cc);
+      if (pt.smem_p > 0) bufs.add(pt.smem_p, pt.p_align, pv, pv + 2, Component::LayoutConversion);
+      // Pipelined, P's tensor memory is hoisted out of the loop and written by a tmem_store,
+      // which takes the split-long-M layout as it is (HoistTMEMAlloc.cpp; TTGIR at S 2: no
+      // convert_layout of P): no scratch.
+      if (pt.cvt > 0 && !async) bufs.add(pt.cvt, 128, pv, pv + 1, Component::LayoutConversion);
+      // The rescale alpha[:, None] (a slice of the split-long-M layout) meets the accumulator's
+      // default tmem layout: a [M, 1] f32 convert_layout after the QK dot (TTGIR: 512 B for
+      // M 128), while the pipelined K/V buffers are live.
+      if (pt.alpha_cvt > 0)
+        bufs.add(pt.alpha_cvt, 128, k0 + 5, k0 + 6, Component::LayoutConversion);
     }
     if (p.v_from_k) {
       if (kv_cast)
@@ -402,11 +502,18 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
     const bool v_masked =
         c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
-    if (promoted_raw_v(promoted, p.v_from_k, v_pipe, kv_cast, v_masked))
+    if (promoted_raw_v(promoted, p.v_from_k, v_pipe, kv_cast, v_masked)) {
       bufs.add(v_tile * kb, 16, base + 22, base + 23, Component::B);
-    else if (!p.v_from_k && (!v_pipe || kv_cast || v_masked))
-      bufs.add(v_tile * db, al(p.dv * db), v_copy_start(c.l, v_masked, k0, pv), pv + 2,
-               Component::B);
+    } else if (!p.v_from_k && (!v_pipe || kv_cast || v_masked)) {
+      // The loaded tile keeps the cache's type (an fp8 V stays fp8 even where mma.sync promotes
+      // the computed operands); only vLLM's scaled cast makes a copy in the dot type.
+      const int vb = kv_cast ? db : kb;
+      // An fp8 dot that mma.sync promotes (AccelerateMatmul.cpp: the operands are upcast to
+      // f16 in registers) reads V through its local_load and upcast before P exists: V's copy
+      // ends before P's local_alloc (TTGIR dumps: P at V's offset, SGLang extend fp8 on sm_90).
+      bufs.add(v_tile * vb, al(p.dv * vb), v_copy_start(c.l, v_masked, k0, pv),
+               promoted && !ext ? pv + 1 : pv + 2, Component::B);
+    }
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
     // a local_alloc + local_load when that conversion needs shared memory
     // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
@@ -421,15 +528,28 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       if (mma.version == 2 && triton::cvt_needs_smem(src, dst))
         bufs.add(p.m * p.n * db, 16, pv + 1, pv + 2, Component::LayoutConversion);
     }
-    // softmax: tl.max / tl.sum along the KV axis, across the warps that split it
-    bufs.add(reduce_bytes(p.m, p.n, 1, mma.warps[1]), 128, base + 24, base + 25,
-             Component::LayoutConversion);
+    // softmax: tl.max / tl.sum along the KV axis, across the warps that split it. wgmma: the
+    // QK dot heads a chain of dots, so warpsPerTileV3 puts every warp along M
+    // (AccelerateMatmul.cpp warpsPerTileV3, TTGIR: warpsPerCTA = [W, 1] for the QK #mma even
+    // where the PV dot's is [4, 2]) and the reductions stay within the warps.
+    // tcgen05: the QK tmem_load layout (triton_layout.cpp tmem_builder) gives every row to
+    // one warp with 4 warps, and with 8 the split-long-M layout (blockM 128) does too; with
+    // blockM 64 and 8 warps the second warpgroup takes the upper half of the columns.
+    const long long warps_n = mma.version == 5 ? (c.w == 8 && p.m < 128 ? 2 : 1) : mma.warps[1];
+    if (mma.version != 3)
+      bufs.add(reduce_bytes(p.m, p.n, 1, warps_n), 128, base + 24, base + 25,
+               Component::LayoutConversion);
   }
-  // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout.
-  if (mma.version == 2) {
+  // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout. wgmma: the
+  // PV dot heads no chain, so its warps are warpsPerTileV3's and its N mmaVersionToInstrShape's
+  // (triton_gemm.hpp warps_v3, v3_instr_n; TTGIR: [8, 1] n 128 for 128x128 with 8 warps,
+  // [4, 2] n 64 for 64x128).
+  if (mma.version == 2 || mma.version == 3) {
     triton::Accumulator acc;
-    acc.version = 2;
-    acc.warps = {log2i(mma.warps[0]), log2i(mma.warps[1])};
+    acc.version = mma.version;
+    const std::array<long long, 2> wv = mma.version == 3 ? triton::warps_v3(p.m, c.w) : mma.warps;
+    acc.warps = {log2i(wv[0]), log2i(wv[1])};
+    if (mma.version == 3) acc.instr_n = triton::v3_instr_n(p.m, p.dv, c.w);
     const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
     const Flat dst = flat(coalesced(p.m, p.dv, 1, p.store_bits, c.w), p.m, p.dv);
     // after the last loop (loops run one after the other, 200 points apart)
@@ -437,7 +557,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, epi, epi + 1,
              Component::LayoutConversion);
   }
-  return k_pipe || kpe_pipe || v_pipe;
+  return any_pipe;
 }
 
 /// The decode kernel without tl.dot (triton_decode_attention.py:69-207): k [BLOCK_N,
