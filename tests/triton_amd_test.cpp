@@ -3,8 +3,10 @@
 // (every measured row runs through the reader in amd_triton_ground_truth_test.cpp).
 #include <gtest/gtest.h>
 
+#include "model/triton_gemm.hpp"
 #include "model_test_util.hpp"
 #include "tilefit/model/arch.hpp"
+#include "tilefit/model/engine_release.hpp"
 
 namespace tilefit {
 namespace {
@@ -133,6 +135,43 @@ TEST(TritonAmdRules, Gfx950AsyncPaddedLayouts) {
   EXPECT_EQ(*test::eval(off).smem_bytes, 32768);
   auto cdna3 = amd_cfg("triton_matmul", kGfx942, 128, 128, 64, "f16", 4, 2, true);
   EXPECT_EQ(*test::eval(cdna3).smem_bytes, 65536);
+}
+
+// SGLang USE_TMA down GEMM (triton_amd_tma.cpp): on gfx950 with the MFMA's warps all along N,
+// A alone is multi-buffered (num_stages - 1 buffers, num_stages with async copy) and B is
+// prefetched in registers; gfx942 and warps along M are declined.
+model::KernelConfig amd_tma(int arch, long long m, long long n, long long k, const char* dtype,
+                            int stages, bool async) {
+  auto c = amd_cfg("triton_fused_moe", arch, m, n, k, dtype, 4, stages, async);
+  c.engine = model::EngineRelease::SglangD6ef6888;
+  c.tuned.use_tma = true;
+  return c;
+}
+
+TEST(TritonAmdRules, SglangUseTmaGfx950) {
+  // warpsPerTile: 16x128 with MFMA 16 and 4 warps -> [1, 4]; 16x32 -> [1, 4] overruns N (64 >
+  // 32) and is swapped to [4, 1]; 64x128 with MFMA 32 -> [1, 4].
+  EXPECT_EQ(model::triton::amd::mfma_warps(16, 128, 4, 16).m, 1);
+  EXPECT_EQ(model::triton::amd::mfma_warps(16, 32, 4, 16).m, 4);
+  EXPECT_EQ(model::triton::amd::mfma_warps(64, 128, 4, 32).n, 4);
+  // bf16 16x128x128, 3 stages, no async copy: 2 x 16·128·2 = 8192 B, no B buffer (measured
+  // 8192 in run D1)
+  auto r = test::eval(amd_tma(kGfx950, 16, 128, 128, "bf16", 3, false));
+  EXPECT_EQ(*r.smem_bytes, 8192);
+  EXPECT_EQ(amd_part(r, Component::B), 0);
+  // async copy: 3 x 4096 = 12288 B (measured 12288)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 16, 128, 128, "bf16", 3, true)).smem_bytes, 12288);
+  // bf16 64x128x64, 3 stages, async: 3 x 64·64·2 = 24576 B (A's 8192-byte tile is not padded)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 64, 128, 64, "bf16", 3, true)).smem_bytes, 24576);
+  // declined: gfx942, warps along M (16x32), a 16-bit async A tile of 16 KiB
+  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx942, 16, 128, 128, "bf16", 3, false)),
+                        Code::triton_amd_unmodelled));
+  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx950, 16, 32, 256, "bf16", 2, true)),
+                        Code::triton_amd_unmodelled));
+  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, true)),
+                        Code::triton_amd_unmodelled));
+  EXPECT_FALSE(test::has(test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, false)),
+                         Code::triton_amd_unmodelled));
 }
 
 // No tl.dot minimum on AMD (get_min_dot_size is (1, 1, 1)); declined launches say why.

@@ -135,7 +135,9 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // rewrites them to pointer loads (passes.ttir.add_rewrite_tensor_descriptor_to_pointer,
   // third_party/amd/backend/compiler.py); the rewritten A [BM, BK] and 3-D B [1, BN, BK] loads
   // are pipelined differently from the pointer kernel's (docs/triton-amd-model.md §6).
-  if (k.tma) unmodelled("tensor-descriptor loads (SGLang USE_TMA: rewritten to pointer loads)");
+  // triton_amd_tma.cpp gives the rule and what it does not cover.
+  if (k.tma)
+    if (const char* what = tma_unmodelled(cfg, arch, async, w, ib)) unmodelled(what);
   if (p.stages < 2) unmodelled("num_stages 1 (no pipelining: the operands' layout conversions)");
   // gfx950 with async copy gives large 16-bit operand tiles padded_shared encodings
   // (cdna4_pad_bytes) for an MFMA of non-K extent 16 or 32: AccelerateAMDMatmul.cpp
@@ -160,7 +162,7 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   const long long pb = per_thread(cfg.k * cfg.n, cfg.k, bb, w);
   // The pipeliner multi-buffers a load of at least 32 bits per thread; a narrower one stays a
   // per-iteration local_alloc whose size the rules do not give.
-  if (pa * ib < 32 || pb * bb < 32)
+  if (!k.tma && (pa * ib < 32 || pb * bb < 32))
     unmodelled("an operand load below 32 bits per thread (not pipelined)");
 
   p.sizes_known = !why.invalid();
@@ -175,15 +177,16 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   d.in_bits = ib;
   d.fp8_block = k.fp8_block;
   d.a_tile = cfg.m * cfg.k * eb;
-  d.b_tile = cfg.k * cfg.n * bb / 8;
+  // USE_TMA on gfx950 (triton_amd_tma.cpp): B is prefetched in registers, no LDS buffer.
+  d.b_tile = k.tma ? 0 : cfg.k * cfg.n * bb / 8;
   d.a_load_bits = static_cast<int>(pa * ib);
   d.b_load_bits = static_cast<int>(pb * bb);
-  if (mfma_non_k != 0 && bb == 16) {
+  if (mfma_non_k != 0 && bb == 16 && !k.tma) {
     d.a_pad_bytes = cdna4_pad_bytes(cfg.m, cfg.k, ib, mfma_non_k);
     d.b_pad_bytes = cdna4_pad_bytes(cfg.k, cfg.n, bb, mfma_non_k);
   }
-  d.a_can_pipeline = d.a_load_bits >= 32;
-  d.b_can_pipeline = d.b_load_bits >= 32;
+  d.a_can_pipeline = k.tma || d.a_load_bits >= 32;
+  d.b_can_pipeline = !k.tma && d.b_load_bits >= 32;
   if (k.fp8_block) {
     // a_scale [BM] and b_scale [BN] (f32) are loaded in the loop and multiplied into the dot
     // result; RemoveLayoutConversions keeps a scale's convert_layout when its load is expensive,
@@ -207,7 +210,10 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     const int nbuf = async ? p.stages : p.stages - 1;
     p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
                (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
-               (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (" +
+               (nbuf == 1 ? " LDS buffer" : " LDS buffers") +
+               (k.tma ? " of A, B prefetched in registers (tensor descriptors rewritten to "
+                        "pointer loads; "
+                      : " of A and B (") +
                (d.a_pad_bytes || d.b_pad_bytes ? "padded shared" : "swizzled shared") + ")";
     if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
   }
