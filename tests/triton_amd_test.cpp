@@ -145,6 +145,10 @@ model::KernelConfig amd_tma(int arch, long long m, long long n, long long k, con
   auto c = amd_cfg("triton_fused_moe", arch, m, n, k, dtype, 4, stages, async);
   c.engine = model::EngineRelease::SglangD6ef6888;
   c.tuned.use_tma = true;
+  if (std::string(dtype) == "fp8_w8a8") {  // the table's dtype=fp8_w8a8, block_shape=[128, 128]
+    c.tuned.quant = decltype(c.tuned.quant)::Fp8W8a8;
+    c.block_shape = std::array<long long, 2>{128, 128};
+  }
   return c;
 }
 
@@ -161,6 +165,13 @@ TEST(TritonAmdRules, SglangUseTmaGfx950) {
   EXPECT_EQ(amd_part(r, Component::B), 0);
   // async copy: 3 x 4096 = 12288 B (measured 12288)
   EXPECT_EQ(*test::eval(amd_tma(kGfx950, 16, 128, 128, "bf16", 3, true)).smem_bytes, 12288);
+  // fp8 block-wise 16x256x64, 3 stages, async: 3 x 16·64 = 3072 B of A, + 256·4 B of b_scale
+  // conversion (BN 256 >= 64·4 threads, BN > group_n: a vector) = 4096 B (measured 4096)
+  r = test::eval(amd_tma(kGfx950, 16, 256, 64, "fp8_w8a8", 3, true));
+  EXPECT_EQ(*r.smem_bytes, 4096);
+  EXPECT_EQ(amd_part(r, Component::LayoutConversion), 1024);
+  // 16x128x128 fp8, 4 stages, no async copy: 3 x 2048 = 6144 B (measured 6144)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 16, 128, 128, "fp8_w8a8", 4, false)).smem_bytes, 6144);
   // bf16 64x128x64, 3 stages, async: 3 x 64·64·2 = 24576 B (A's 8192-byte tile is not padded)
   EXPECT_EQ(*test::eval(amd_tma(kGfx950, 64, 128, 64, "bf16", 3, true)).smem_bytes, 24576);
   // declined: gfx942, warps along M (16x32), a 16-bit async A tile of 16 KiB
