@@ -159,10 +159,10 @@ TEST(AmdTritonGroundTruth, RowsThroughTheRealReader) {
   for (const auto& [what, n] : declined_by_what)
     std::cout << "declined " << n << ": " << what << "\n";
   // The counts of docs/triton-amd-model.md §7 (exact / declined, development and hold-out).
-  EXPECT_EQ(exact["dev"], 7384);
-  EXPECT_EQ(exact["holdout"], 2285);
-  EXPECT_EQ(declined["dev"], 228);
-  EXPECT_EQ(declined["holdout"], 110);
+  EXPECT_EQ(exact["dev"], 7472);
+  EXPECT_EQ(exact["holdout"], 2324);
+  EXPECT_EQ(declined["dev"], 140);
+  EXPECT_EQ(declined["holdout"], 71);
   EXPECT_EQ(gptq_int8, 324);  // of those exact: gptq_awq int8 rows through gptq_awq_plan
   EXPECT_EQ(crashes, 117);
 }

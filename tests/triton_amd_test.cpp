@@ -10,6 +10,7 @@
 #include "model_test_util.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/model/arch.hpp"
+#include "tilefit/model/engine_release.hpp"
 
 namespace tilefit {
 namespace {
@@ -192,6 +193,54 @@ TEST(TritonAmdRules, NarrowOperandLoads) {
   // With MFMA 16 (min(BM, BN) = 16) the 8-bit 16x16x32 does not fit BK 16: declined
   EXPECT_TRUE(test::has(test::eval(amd_cfg("triton_matmul", kGfx942, 16, 64, 16, "e4m3", 4, 2)),
                         Code::triton_amd_unmodelled));
+}
+
+// SGLang USE_TMA down GEMM (triton_amd_tma.cpp): on gfx950 with the MFMA's warps all along N,
+// A alone is multi-buffered (num_stages - 1 buffers, num_stages with async copy) and B is
+// prefetched in registers; gfx942 and warps along M are declined.
+model::KernelConfig amd_tma(int arch, long long m, long long n, long long k, const char* dtype,
+                            int stages, bool async) {
+  auto c = amd_cfg("triton_fused_moe", arch, m, n, k, dtype, 4, stages, async);
+  c.engine = model::EngineRelease::SglangD6ef6888;
+  c.tuned.use_tma = true;
+  if (std::string(dtype) == "fp8_w8a8") {  // the table's dtype=fp8_w8a8, block_shape=[128, 128]
+    c.tuned.quant = decltype(c.tuned.quant)::Fp8W8a8;
+    c.block_shape = std::array<long long, 2>{128, 128};
+  }
+  return c;
+}
+
+TEST(TritonAmdRules, SglangUseTmaGfx950) {
+  // warpsPerTile: 16x128 with MFMA 16 and 4 warps -> [1, 4]; 16x32 -> [1, 4] overruns N (64 >
+  // 32) and is swapped to [4, 1]; 64x128 with MFMA 32 -> [1, 4].
+  EXPECT_EQ(model::triton::amd::mfma_warps(16, 128, 4, 16).m, 1);
+  EXPECT_EQ(model::triton::amd::mfma_warps(16, 32, 4, 16).m, 4);
+  EXPECT_EQ(model::triton::amd::mfma_warps(64, 128, 4, 32).n, 4);
+  // bf16 16x128x128, 3 stages, no async copy: 2 x 16·128·2 = 8192 B, no B buffer (measured
+  // 8192 in run D1)
+  auto r = test::eval(amd_tma(kGfx950, 16, 128, 128, "bf16", 3, false));
+  EXPECT_EQ(*r.smem_bytes, 8192);
+  EXPECT_EQ(amd_part(r, Component::B), 0);
+  // async copy: 3 x 4096 = 12288 B (measured 12288)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 16, 128, 128, "bf16", 3, true)).smem_bytes, 12288);
+  // fp8 block-wise 16x256x64, 3 stages, async: 3 x 16·64 = 3072 B of A, + 256·4 B of b_scale
+  // conversion (BN 256 >= 64·4 threads, BN > group_n: a vector) = 4096 B (measured 4096)
+  r = test::eval(amd_tma(kGfx950, 16, 256, 64, "fp8_w8a8", 3, true));
+  EXPECT_EQ(*r.smem_bytes, 4096);
+  EXPECT_EQ(amd_part(r, Component::LayoutConversion), 1024);
+  // 16x128x128 fp8, 4 stages, no async copy: 3 x 2048 = 6144 B (measured 6144)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 16, 128, 128, "fp8_w8a8", 4, false)).smem_bytes, 6144);
+  // bf16 64x128x64, 3 stages, async: 3 x 64·64·2 = 24576 B (A's 8192-byte tile is not padded)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 64, 128, 64, "bf16", 3, true)).smem_bytes, 24576);
+  // declined: gfx942, warps along M (16x32), a 16-bit async A tile of 16 KiB
+  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx942, 16, 128, 128, "bf16", 3, false)),
+                        Code::triton_amd_unmodelled));
+  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx950, 16, 32, 256, "bf16", 2, true)),
+                        Code::triton_amd_unmodelled));
+  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, true)),
+                        Code::triton_amd_unmodelled));
+  EXPECT_FALSE(test::has(test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, false)),
+                         Code::triton_amd_unmodelled));
 }
 
 // No tl.dot minimum on AMD (get_min_dot_size is (1, 1, 1)); declined launches say why.

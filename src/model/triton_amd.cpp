@@ -168,7 +168,11 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // rewrites them to pointer loads (passes.ttir.add_rewrite_tensor_descriptor_to_pointer,
   // third_party/amd/backend/compiler.py); the rewritten A [BM, BK] and 3-D B [1, BN, BK] loads
   // are pipelined differently from the pointer kernel's (docs/triton-amd-model.md §6).
-  if (k.tma) unmodelled("tensor-descriptor loads (SGLang USE_TMA: rewritten to pointer loads)");
+  // triton_amd_tma.cpp gives the rule and what it does not cover.
+  if (k.tma)
+    if (const char* what = tma_unmodelled(cfg, arch, async, w, ib)) unmodelled(what);
+  if (k.tma && p.stages < 2)
+    unmodelled("tensor-descriptor loads (SGLang USE_TMA) with num_stages 1 (not measured)");
   // fused_moe_kernel_gptq_awq with nothing pipelined: not measured apart from 4 vLLM rows
   // (triton_amd_dequant.cpp sizes the pipelined kernel only).
   if (k.b_dequant_bits > 0 && p.stages < 2)
@@ -220,15 +224,17 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   d.in_bits = ib;
   d.fp8_block = k.fp8_block;
   d.a_tile = cfg.m * cfg.k * eb;
-  d.b_tile = cfg.k * cfg.n * bb / 8;
+  // USE_TMA on gfx950 (triton_amd_tma.cpp): B is prefetched in registers, no LDS buffer.
+  d.b_tile = k.tma ? 0 : cfg.k * cfg.n * bb / 8;
   d.a_load_bits = static_cast<int>(pa * ib);
   d.b_load_bits = static_cast<int>(pb * bb);
-  if (mfma_non_k != 0) {  // cdna4_pad_bytes pads 16-bit tiles only (int8_w8a16's B is not)
+  if (mfma_non_k != 0 &&
+      !k.tma) {  // cdna4_pad_bytes pads 16-bit tiles only (int8_w8a16's B is not)
     d.a_pad_bytes = cdna4_pad_bytes(cfg.m, cfg.k, ib, mfma_non_k);
     d.b_pad_bytes = cdna4_pad_bytes(cfg.k, cfg.n, bb, mfma_non_k);
   }
-  d.a_can_pipeline = d.a_load_bits >= 32;
-  d.b_can_pipeline = d.b_load_bits >= 32;
+  d.a_can_pipeline = k.tma || d.a_load_bits >= 32;
+  d.b_can_pipeline = !k.tma && d.b_load_bits >= 32;
   // fused_moe_kernel_gptq_awq: the weight, b_scale and the dequantised B (triton_amd_dequant.cpp).
   if (k.b_dequant_bits > 0) {
     d.b_dequant_bits = k.b_dequant_bits;
@@ -258,9 +264,10 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // The loads that are not pipelined — every one at num_stages 1, one below 32 bits per thread
   // on gfx942 (operand_pipelined) — keep their blocked -> MFMA dot-operand conversion in the
   // loop (docs/triton-amd-model.md §3b): does it need shared memory?
-  // (fused_moe_kernel_gptq_awq: its B is no dot-operand load; triton_amd_dequant.cpp decides.)
+  // (fused_moe_kernel_gptq_awq: its B is no dot-operand load; triton_amd_dequant.cpp decides.
+  // USE_TMA: triton_amd_tma.cpp, B stays in registers, A is buffered.)
   bool stage1_ok = false;
-  if (k.b_dequant_bits == 0)
+  if (k.b_dequant_bits == 0 && !k.tma)
     if (const char* what =
             unpipelined_operands(d, cfg.tuned.matrix_instr_nonkdim.value_or(0),
                                  cfg.tuned.kpack.value_or(1), k.int8, p.stages, &stage1_ok))
@@ -271,14 +278,17 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     const int nbuf = async ? p.stages : p.stages - 1;
     p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
                (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
-               (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A and B (" +
+               (nbuf == 1 ? " LDS buffer" : " LDS buffers") +
+               (k.tma ? " of A, B prefetched in registers (tensor descriptors rewritten to "
+                        "pointer loads; "
+                      : " of A and B (") +
                (d.a_pad_bytes || d.b_pad_bytes ? "padded shared" : "swizzled shared") + ")";
     if (p.stages < 2)
       p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
                  "), num_stages 1: no pipelining";
     const bool a_loop = !operand_pipelined(d, 0, p.stages),
                b_loop = !operand_pipelined(d, 1, p.stages);
-    if (a_loop || b_loop) {
+    if (!k.tma && (a_loop || b_loop)) {
       p.kernel += "; left in the loop:";
       if (a_loop) p.kernel += d.a_reg_smem == 1 ? " A (through LDS)" : " A (in registers)";
       if (b_loop) p.kernel += d.b_reg_smem == 1 ? " B (through LDS)" : " B (in registers)";

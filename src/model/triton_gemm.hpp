@@ -172,6 +172,16 @@ Buffers buffers(const Decisions& d, int stages);
 /// fields of `d` (a_tile, bm, bn, bk already set); returns why the launch is not modelled, or
 /// nullptr when the rules cover it.
 const char* dequant_b(const KernelTraits& k, int arch, int num_warps, Decisions& d);
+/// An MFMA dot's warpsPerCTA (triton_amd_tma.cpp).
+struct MfmaWarps {
+  int m = 1, n = 1;
+};
+MfmaWarps mfma_warps(long long m, long long n, int num_warps, int mfma_non_k);
+/// SGLang USE_TMA (tensor-descriptor loads rewritten to pointer loads): why the launch is not
+/// modelled, or nullptr when its rule applies (A multi-buffered, B in registers;
+/// triton_amd_tma.cpp).
+const char* tma_unmodelled(const KernelConfig& cfg, int arch, bool async, int num_warps,
+                           int in_bits);
 }  // namespace amd
 
 /// What both Triton families share: Triton's NVIDIA targets from Ampere on (mma v2 and later),
