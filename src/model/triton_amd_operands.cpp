@@ -18,26 +18,6 @@ int log2_of(long long x) {
   return r;
 }
 
-/// warpsPerTile, case 3 (third_party/amd/lib/TritonAMDGPUTransforms/AccelerateAMDMatmul.cpp,
-/// warpsPerTileMFMA -> warpsPerTile; read at triton-lang/triton 0072ae0b): warps are doubled
-/// along M while M / (2·mDim) / wM >= N / nDim / wN and wM < M / mDim, else along N; the
-/// result is transposed when wN · nDim > N.
-std::array<int, 2> warps_per_tile(long long m, long long n, int num_warps, int md, int nd) {
-  long long w0 = 1, w1 = 1;
-  while (w0 * w1 < num_warps) {
-    if (m / (md * 2) / w0 >= n / nd / w1) {
-      if (w0 < m / md)
-        w0 *= 2;
-      else
-        w1 *= 2;
-    } else {
-      w1 *= 2;
-    }
-  }
-  if (w1 * nd > n) return {static_cast<int>(w1), static_cast<int>(w0)};
-  return {static_cast<int>(w0), static_cast<int>(w1)};
-}
-
 /// The coalesced layout of a K-contiguous [rows, cols] load (contig_dim: 1 for A [BM, BK], 0
 /// for B [BK, BN]) with 64-lane wavefronts: sizePerThread along K = min(16 B / element, K,
 /// max(numel / (64·W), 1)) (Coalesce, CoalesceUtils.cpp), then
@@ -102,9 +82,10 @@ Mfma choose_mfma(int arch, long long bm, long long bn, long long bk, int in_bits
   }
   // kWidth = kBase · kPack (kpack forced to 1 on gfx950 by HIPOptions).
   m.k_width = k_base * (arch == kGfx950 ? 1 : std::max(kpack, 1));
-  const std::array<int, 2> w = warps_per_tile(bm, bn, num_warps, m.non_k, m.non_k);
-  m.warps_m = w[0];
-  m.warps_n = w[1];
+  // warpsPerTile, case 3 (mfma_warps, triton_amd_tma.cpp)
+  const MfmaWarps w = mfma_warps(bm, bn, num_warps, m.non_k);
+  m.warps_m = w.m;
+  m.warps_n = w.n;
   return m;
 }
 
