@@ -118,7 +118,10 @@ TEST(AmdTritonGroundTruth, RowsThroughTheRealReader) {
     ASSERT_TRUE(model::is_amd(cfg->arch)) << row["id"];
     const model::ArchInfo* arch = model::find_arch(cfg->arch);
     ASSERT_NE(arch, nullptr);
-    if (row["kernel"] == "fused_moe_kernel_gptq_awq" && row["launch"]["use_int8_w8a16"] == true) {
+    // (value(): a matmul row has no "kernel", a launch not every key; const operator[] on a
+    // missing key is undefined.)
+    if (row.value("kernel", "") == "fused_moe_kernel_gptq_awq" && row.contains("launch") &&
+        row["launch"].value("use_int8_w8a16", false)) {
       const model::Plan p =
           model::triton_fused_moe::gptq_awq_plan(*cfg, 8, true, model::Findings(true));
       bool unmodelled = false;
