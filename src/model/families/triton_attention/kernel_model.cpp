@@ -277,6 +277,25 @@ bool skip_tile_gated(const AttnLaunch& l, bool prefix) {
   return sw || mask;
 }
 
+/// sm_75's FMA dots read every operand through a local_alloc + local_load of its f32 copy
+/// (the extf to f32 of the FMA path, then the dot-operand conversion decomposed into shared
+/// memory), placed right before the dot. Where a loop's body is not gated, LICM hoists Q's
+/// extf and local_alloc (loop-invariant) out of the loop, so Q's copy is live with K's
+/// (MLIR's moveLoopInvariantCode, mlir/lib/Transforms/Utils/LoopInvariantCodeMotionUtils.cpp,
+/// visits the loop region's own ops, and those whose operands become invariant). Under SGLang's
+/// `if not SKIP_TILE:` (skip_tile_gated) the dots and their operands sit in the scf.if, which
+/// LICM does not enter: Q's copy is made and read in the if, dead before K's local_alloc
+/// (TTGIR dumps on sm_75, e.g. SLIDING_WINDOW_SIZE 1024: Q 32x256xf32, K 256x32xf32, P, V all
+/// at offset 0, one after the other). True when every KV loop the kernel runs is gated.
+bool fma_every_loop_gated(const AttnLaunch& l) {
+  if (l.kernel == AttnKernel::SglangExtendUnified) return skip_tile_gated(l, false);
+  if (l.kernel != AttnKernel::SglangExtend) return false;
+  const bool prefix = l.get("SKIP_PREFIX").value_or(0) == 0;
+  const bool extend = l.get("SKIP_EXTEND").value_or(0) == 0;
+  return (prefix || extend) && (!prefix || skip_tile_gated(l, true)) &&
+         (!extend || skip_tile_gated(l, false));
+}
+
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
 /// Returns whether the pipeliner buffers any load (num_stages matters).
 bool two_dot(const Ctx& c, Buffers& bufs) {
@@ -314,6 +333,16 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const int db = db0;
   const Bytes k_tile = p.d * p.n, kpe_tile = p.dpe * p.n, v_tile = p.n * p.dv;
 
+  if (fma && fma_every_loop_gated(c.l)) {
+    // Each operand's copy alone, in the dots' order (fma_every_loop_gated).
+    bufs.add(p.m * p.d * db, 16, 20, 21, Component::A);
+    bufs.add(k_tile * db, 16, 21, 22, Component::B);
+    bufs.add(p.m * p.dpe * db, 16, 22, 23, Component::A);
+    bufs.add(kpe_tile * db, 16, 23, 24, Component::B);
+    bufs.add(p.m * p.n * db, 16, 30, 31, Component::LayoutConversion);
+    bufs.add(v_tile * db, 16, 31, 32, Component::B);
+    return false;
+  }
   if (fma) {
     // Every operand is a local_alloc + local_load in the loop (ReduceDataDuplication); Q and
     // Qpe are live with K until their dots, P and V each alone (observed on every sm_75 row).
