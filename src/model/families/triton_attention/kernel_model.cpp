@@ -531,7 +531,11 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // triton_unified_attention.py): the masked tile is the PV dot's operand, a copy of its own.
     const bool v_masked =
         c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
-    if (promoted_raw_v(promoted, p.v_from_k, v_pipe, kv_cast, v_masked)) {
+    // SGLang extend's new-token loop multiplies q and the bf16/f16 K_Extend / V_Extend
+    // (extend_attention.py:568, 580, 624-625): its dots are not fp8, nothing is promoted, and
+    // its V copy is the PV dot's operand, live with P (TTGIR dumps, MLA fp8 extend on sm_90 /
+    // sm_100 / sm_121: the 64x512 bf16 V local_alloc live with P's).
+    if (promoted_raw_v(promoted && !ext, p.v_from_k, v_pipe, kv_cast, v_masked)) {
       bufs.add(v_tile * kb, 16, base + 22, base + 23, Component::B);
     } else if (!p.v_from_k && (!v_pipe || kv_cast || v_masked)) {
       // The loaded tile keeps the cache's type (an fp8 V stays fp8 even where mma.sync promotes
