@@ -296,6 +296,30 @@ bool fma_every_loop_gated(const AttnLaunch& l) {
          (!extend || skip_tile_gated(l, false));
 }
 
+/// SGLang `_fwd_kernel`'s prefix loop reads its page table once per tile, kv_loc =
+/// tl.load(kv_indices + ...) as a [BLOCK_N] int64 vector (extend_attention.py:401; with
+/// PAGE_SIZE > 1 page_id / tok_in_p from it, :417-418), used as kv_loc[None, :] for K's and
+/// kv_loc[:, None] for V's addresses, whose layouts are K's and V's coalesced ones. The load
+/// gets the 1-D coalesced layout (32 lanes x num_warps along BLOCK_N). RemoveLayoutConversions'
+/// backward rematerialization would reload it in each consumer's layout, but a load of at
+/// least numWarps * threadsPerWarp elements is "expensive" (lib/Dialect/TritonGPU/Transforms/
+/// Utility.cpp isExpensiveLoadOrStore, as every stored version has it): then the conversions
+/// of the index vector to K's and V's slice layouts stay, through shared memory (TTGIR dumps:
+/// a 1x128 / 128x1 xi64 convert_layout, 1024 B, before the K / V loads, with 2 and 4 warps
+/// and BLOCK_N 128, or 2 warps and BLOCK_N 64; none where BLOCK_N < 32 * num_warps). When
+/// the pipeliner buffers the index load itself (num_stages > 2, idx_pipe) the local_load reads
+/// it in the consumers' layouts and no conversion is left (TTGIR at num_stages 3). Returns the
+/// larger of the two scratches (they are not live together).
+Bytes sglang_kv_index_cvt(const AttnLaunch& l, const AttnProgram& p, int w, int cc,
+                          bool idx_buffered) {
+  if (l.kernel != AttnKernel::SglangExtend || idx_buffered || p.n < 32LL * w) return 0;
+  const Flat src_k = flat(coalesced(1, p.n, 1, 64, w), 1, p.n);
+  const Flat dst_k = flat(coalesced(p.d, p.n, 0, p.kv_bits, w), 1, p.n);
+  const Flat src_v = flat(coalesced(p.n, 1, 0, 64, w), p.n, 1);
+  const Flat dst_v = flat(coalesced(p.n, p.dv, 1, p.kv_bits, w), p.n, 1);
+  return std::max(cvt_bytes(src_k, dst_k, 64, cc), cvt_bytes(src_v, dst_v, 64, cc));
+}
+
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
 /// Returns whether the pipeliner buffers any load (num_stages matters).
 bool two_dot(const Ctx& c, Buffers& bufs) {
@@ -474,6 +498,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       for (int u = 0; u < uses; ++u)
         bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
     }
+    if (li == 0 && li < p.paged_loops)
+      bufs.add(sglang_kv_index_cvt(c.l, p, c.w, c.cc, idx_pipe), 128, base + 4, base + 5,
+               Component::LayoutConversion);
     // In-loop copies the dots read: K (cast, or not buffered) until the QK dot; with MLA also
     // V = tl.trans(K) from the same value — a second copy (cast) or a layout conversion
     // (uncast) live with it; Kpe after K's; V (cast or not buffered) with P.
