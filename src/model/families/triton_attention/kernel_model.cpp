@@ -279,10 +279,11 @@ bool skip_tile_gated(const AttnLaunch& l, bool prefix) {
 
 /// sm_75's FMA dots read every operand through a local_alloc + local_load of its f32 copy
 /// (the extf to f32 of the FMA path, then the dot-operand conversion decomposed into shared
-/// memory), placed right before the dot. Where a loop's body is not gated, LICM hoists Q's
-/// extf and local_alloc (loop-invariant) out of the loop, so Q's copy is live with K's
-/// (MLIR's moveLoopInvariantCode, mlir/lib/Transforms/Utils/LoopInvariantCodeMotionUtils.cpp,
-/// visits the loop region's own ops, and those whose operands become invariant). Under SGLang's
+/// memory), placed right before the dot. Where a loop's body is not gated, LICM
+/// (passes.common.add_licm in third_party/nvidia/backend/compiler.py) hoists Q's extf and
+/// local_alloc (loop-invariant) out of the loop, so Q's copy is live with K's (MLIR's
+/// moveLoopInvariantCode, mlir/lib/Transforms/Utils/LoopInvariantCodeMotionUtils.cpp, visits
+/// the loop region's own ops, and those whose operands become invariant). Under SGLang's
 /// `if not SKIP_TILE:` (skip_tile_gated) the dots and their operands sit in the scf.if, which
 /// LICM does not enter: Q's copy is made and read in the if, dead before K's local_alloc
 /// (TTGIR dumps on sm_75, e.g. SLIDING_WINDOW_SIZE 1024: Q 32x256xf32, K 256x32xf32, P, V all
