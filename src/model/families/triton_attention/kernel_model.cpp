@@ -636,6 +636,27 @@ void vector_dot(const Ctx& c, Buffers& bufs) {
   bufs.add(reduce_bytes(p.vec_n, p.vec_dv, 0, wv0), 128, 30, 31, Component::LayoutConversion);
 }
 
+/// The operand width tl.dot's minimum K is checked with (min_dot_size, third_party/nvidia/
+/// backend/compiler.py: K >= 32 for 8-bit operands, else 16; python/triton/language/semantic.py
+/// dot raises "Input shapes should have M >= 1, N >= 1 and K >= 32"). vLLM's dots are in q's
+/// type; SGLang's cast q to the cache's type, q.to(k.dtype), and P to V's, p.to(v.dtype)
+/// (decode_attention.py:483; extend_attention.py:430, 503-504 in _fwd_kernel's prefix loop,
+/// 1055, 1129-1130 in _fwd_kernel_unified): with an fp8 cache every dot of those loops is fp8
+/// and BLOCK_N, P·V's K, must be 32 (measured: BLOCK_N 16 with head 512 on sm_89 / sm_120 /
+/// sm_121 fails to compile with that message). _fwd_kernel's extend loop multiplies q itself;
+/// without the prefix loop (SKIP_PREFIX) its dots are in q's type.
+int dot_min_check_bits(const AttnLaunch& l, const AttnProgram& p) {
+  switch (l.kernel) {
+    case AttnKernel::SglangDecodeGroupedStage1:
+    case AttnKernel::SglangExtendUnified:
+      return p.kv_bits;
+    case AttnKernel::SglangExtend:
+      return p.paged_loops > 0 ? std::min(p.kv_bits, p.q_bits) : p.q_bits;
+    default:
+      return p.q_bits;
+  }
+}
+
 }  // namespace
 
 KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
@@ -690,7 +711,7 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
         });
         r.invalid = true;
       }
-    const int dot_bits = l.kernel == AttnKernel::SglangDecodeGroupedStage1 ? p.kv_bits : p.q_bits;
+    const int dot_bits = dot_min_check_bits(l, p);
     const long long kmin = dot_bits == 8 ? 32 : 16;
     const std::array<std::pair<const char*, long long>, 3> ks{
         {{"BLOCK_DMODEL", p.d}, {"BLOCK_DPE", p.dpe}, {"BLOCK_N", p.n}}};
