@@ -190,8 +190,40 @@ TEST(TritonAmdRules, NarrowOperandLoads) {
   // 4 (32 bits, 3 buffers of 1024 B): 3584 (measured: m0000, gfx942 without async copy).
   EXPECT_EQ(*test::eval(amd_cfg("triton_matmul", kGfx942, 32, 64, 16, "e4m3", 4, 4)).smem_bytes,
             3 * 1024 + 512);
-  // With MFMA 16 (min(BM, BN) = 16) the 8-bit 16x16x32 does not fit BK 16: declined
-  EXPECT_TRUE(test::has(test::eval(amd_cfg("triton_matmul", kGfx942, 16, 64, 16, "e4m3", 4, 2)),
+}
+
+// No MFMA instruction fits (triton_amd_operands.cpp fma_fallback / fma_dot): an FMA dot whose
+// fp8 operands are cast to f32 and converted to the dot operand through a local_alloc of the f32
+// tile each, nothing multi-buffered, and the epilogue's C conversion after the loop; the three
+// never live together.
+TEST(TritonAmdRules, FmaDotOfFp8Operands) {
+  // With MFMA 16 (min(BM, BN) = 16) the 8-bit 16x16x32 does not fit BK 16: FMA. 16x64x16, 4
+  // warps: A 16·16·4 = 1024, B 16·64·4 = 4096, both through LDS; C's conversion less: 4096 at
+  // every num_stages, async copy or not, on both targets.
+  for (const int arch : {kGfx942, kGfx950})
+    for (const int stages : {1, 2, 4})
+      for (const bool async : {false, true}) {
+        const auto r =
+            test::eval(amd_cfg("triton_matmul", arch, 16, 64, 16, "e4m3", 4, stages, async));
+        ASSERT_FALSE(test::has(r, Code::triton_amd_unmodelled)) << arch << " " << stages;
+        EXPECT_EQ(*r.smem_bytes, 4096) << arch << " " << stages;
+        EXPECT_EQ(amd_part(r, Component::B), 4096);
+      }
+  // 256x64x16, 8 warps, matrix_instr_nonkdim 16 (its 16x16x32 does not fit BK 16 either): the
+  // epilogue's f16 C conversion [256, 64] (its whole tile, 32768 B) is larger than A (16384) and
+  // B (4096) (measured: m0072). Without the forced 16 the 32x32x16 MFMA fits: no FMA.
+  model::KernelConfig forced = amd_cfg("triton_matmul", kGfx942, 256, 64, 16, "e4m3", 8, 4);
+  forced.tuned.matrix_instr_nonkdim = 16;
+  const auto big = test::eval(forced);
+  EXPECT_EQ(*big.smem_bytes, 32768);
+  EXPECT_EQ(amd_part(big, Component::LayoutConversion), 32768);
+  // BM below 16 (vLLM fp8 block-wise 8x64x128, 4 warps): B 128·64·4 = 32768 (measured: e0138,
+  // e1970, both targets).
+  const auto moe = test::eval(amd_cfg("triton_fused_moe", kGfx950, 8, 64, 128, "fp8_w8a8", 4, 4));
+  ASSERT_FALSE(test::has(moe, Code::triton_amd_unmodelled));
+  EXPECT_EQ(*moe.smem_bytes, 32768);
+  // 16-bit operands keep their type in an FMA dot (f16 x f16 -> f32 is a v_dot form): declined.
+  EXPECT_TRUE(test::has(test::eval(amd_cfg("triton_matmul", kGfx942, 8, 64, 64, "f16", 4, 2)),
                         Code::triton_amd_unmodelled));
 }
 
@@ -348,6 +380,23 @@ TEST(TritonAmdDequant, GptqInt4DequantisedOnce) {
     const auto on = test::eval(amd_entry(moe_entry(64, 128, 32, 2, 2), path, arch, true));
     EXPECT_EQ(*on.smem_bytes, 16384) << arch;
   }
+}
+
+// fused_moe_kernel_gptq_awq int4 at num_stages 1 (dequant_stage1): A is not pipelined and
+// reaches the MFMA operand through its own local_alloc, before the dequantised B's:
+// 64x128x128, 4 warps, matrix_instr_nonkdim 16: max(64·128·2, 128·128·2) = 32768 on both
+// targets, async copy or not (measured: e0035). int8 at num_stages 1 is declined.
+TEST(TritonAmdDequant, GptqInt4NumStagesOne) {
+  const std::string path =
+      "sglang/triton_3_4_0/E=384,N=128,device_name=AMD_Instinct_MI300X,dtype=int4_w4a16.json";
+  for (const int arch : {kGfx942, kGfx950})
+    for (const bool async : {false, true}) {
+      model::KernelConfig cfg = amd_entry(moe_entry(64, 128, 128, 4, 1), path, arch, async);
+      cfg.tuned.matrix_instr_nonkdim = 16;
+      const auto r = test::eval(cfg);
+      ASSERT_FALSE(test::has(r, Code::triton_amd_unmodelled)) << arch;
+      EXPECT_EQ(*r.smem_bytes, 32768) << arch;
+    }
 }
 
 // fused_moe_kernel_gptq_awq int8 (the group-128 variant of an int8_w8a16 table), 16x32x128,

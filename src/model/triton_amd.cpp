@@ -87,6 +87,22 @@ Buffers buffers(const Decisions& d, int stages) {
   // swizzled_shared (no padding), or on gfx950 with async copy padded_shared for large 16-bit
   // tiles (cdna4_pad_bytes).
   const int nbuf = d.async_copy ? stages : stages - 1;
+  if (d.amd_fma) {
+    // The FMA dot (triton_amd_operands.cpp fma_dot): the f32 operand tiles' local_alloc, each
+    // live from the alloc to its local_load in the loop, and the epilogue's C conversion after
+    // it; none overlaps another (dumps: every allocation at offset 0): their maximum.
+    bufs.add(d.amd_fma_a, 16, kInLoop + 2, kInLoop + 3, Component::A);
+    bufs.add(d.amd_fma_b, 16, kInLoop + 4, kInLoop + 5, Component::B);
+    bufs.add(d.amd_fma_c, 16, kAfterLoop + 1, kAfterLoop + 2, Component::LayoutConversion);
+    return bufs;
+  }
+  if (d.b_dequant_bits > 0 && stages < 2) {
+    // fused_moe_kernel_gptq_awq int4 at num_stages 1 (dequant_stage1): A's in-loop conversion,
+    // then the dequantised B's; never live together.
+    if (d.a_reg_smem == 1) bufs.add(d.a_tile, 16, kInLoop + 2, kInLoop + 3, Component::A);
+    bufs.add(d.amd_dequant_once, 16, kInLoop, kInLoop + 1, Component::B);
+    return bufs;
+  }
   if (d.b_dequant_bits > 0) {
     bufs.add(nbuf * d.a_tile + padding(nbuf * d.a_tile, d.a_pad_bytes), 16, kBeforeLoop, kAfterLoop,
              Component::A);
@@ -173,10 +189,6 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     if (const char* what = tma_unmodelled(cfg, arch, async, w, ib)) unmodelled(what);
   if (k.tma && p.stages < 2)
     unmodelled("tensor-descriptor loads (SGLang USE_TMA) with num_stages 1 (not measured)");
-  // fused_moe_kernel_gptq_awq with nothing pipelined: not measured apart from 4 vLLM rows
-  // (triton_amd_dequant.cpp sizes the pipelined kernel only).
-  if (k.b_dequant_bits > 0 && p.stages < 2)
-    unmodelled("fused_moe_kernel_gptq_awq with num_stages 1 (no pipelining)");
   // gfx950 with async copy gives large 16-bit operand tiles padded_shared encodings
   // (cdna4_pad_bytes) for an MFMA of non-K extent 16 or 32: AccelerateAMDMatmul.cpp
   // chooseMfmaInstruction takes matrix_instr_nonkdim when set, else 32 when min(BM, BN) >= 32,
@@ -190,26 +202,31 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
           "16-bit operands with async copy on gfx950 and matrix_instr_nonkdim other "
           "than 16 or 32 (padded shared layouts)");
   }
-  // 8-bit operands with BLOCK_SIZE_K < 32: the 8-bit MFMA 32x32x16 (kDim 16 on both targets;
-  // gfx950's scaled 32x32x64 and int8 32x32x32 do not divide BK 16, so BlockedToMFMA falls back
-  // to it) fits BK 16 like any other dot (chooseMfmaInstruction: inputKSize % kDim == 0). The
-  // 16x16 ones have kDim 32: chooseMfmaInstruction fails (FMA fallback) unless
-  // matrix_instr_nonkdim forces 16; the rows show an epilogue conversion of the C tile or FMA
-  // buffers there, not modelled.
-  if (ib == 8 && cfg.k < 32) {
-    const int forced = cfg.tuned.matrix_instr_nonkdim.value_or(0);
-    const int non_k = forced != 0 ? forced : (std::min(cfg.m, cfg.n) >= 32 ? 32 : 16);
-    if (non_k != 32 || cfg.k < 16)
-      unmodelled("8-bit operands with BLOCK_SIZE_K < 32 and no 32x32x16 MFMA (FMA fallback)");
-  }
-  // A tile narrower than every MFMA instruction (16): measured to allocate neither rule's bytes.
-  if (cfg.m < 16 || cfg.n < 16)
-    unmodelled("BLOCK_SIZE_M or BLOCK_SIZE_N below 16 (the smallest MFMA)");
+  // No MFMA instruction fits (fma_fallback, triton_amd_operands.cpp: BM or BN below 16, or a BK
+  // below the chosen instruction's K, e.g. 8-bit BK 16 with the 16x16x32 MFMA): the dot is an
+  // FMA dot, sized by fma_dot for fp8 operands. The 8-bit MFMA 32x32x16 (kDim 16 on both
+  // targets; gfx950's scaled 32x32x64 and int8 32x32x32 do not divide BK 16, so BlockedToMFMA
+  // falls back to it) fits BK 16 like any other dot.
+  const int fma = fma_fallback(cfg.m, cfg.n, cfg.k, ib, cfg.tuned.matrix_instr_nonkdim.value_or(0));
+  if (fma < 0 && (cfg.m < 16 || cfg.n < 16))
+    unmodelled("BLOCK_SIZE_M or BLOCK_SIZE_N below 16 with a forced matrix_instr_nonkdim");
+  else if (fma < 0 && ib == 8 && cfg.k < 32)
+    unmodelled(
+        "8-bit operands with BLOCK_SIZE_K < 32 and matrix_instr_nonkdim other than 16 or 32");
+  // fma_dot covers fp8 x fp8 -> f32 (cast to f32 for the FMA). 16-bit and int8 operands are
+  // kept as they are (isLegalFMAForm: f16 x f16 -> f32 and i8 x i8 -> i32 are v_dot forms),
+  // so their loads feed the dot-operand conversion directly and may be pipelined: not measured.
+  if (fma == 1 && !(k.fp8 && ib == 8))
+    unmodelled("an FMA dot (no MFMA instruction fits) of 16-bit or int8 operands (not measured)");
+  if (fma == 1 && (k.tma || k.swap_ab || k.b_dequant_bits > 0 || k.b_load_elem_bits > 0))
+    unmodelled(
+        "an FMA dot (no MFMA instruction fits) in tensor-descriptor, SWAP_AB or "
+        "dequantising kernels (not measured)");
   const long long pa = per_thread(cfg.m * cfg.k, cfg.k, ib, w);
   const long long pb = per_thread(cfg.k * cfg.n, cfg.k, bb, w);
   // fused_moe_kernel_gptq_awq's A must be pipelined for triton_amd_dequant.cpp's rules (its B
   // is not a dot-operand load: dequant_b() decides).
-  if (k.b_dequant_bits > 0 && pa * ib < 32)
+  if (k.b_dequant_bits > 0 && pa * ib < 32 && p.stages >= 2)
     unmodelled("fused_moe_kernel_gptq_awq with an A load below 32 bits per thread");
 
   p.sizes_known = !why.invalid();
@@ -236,10 +253,17 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   d.a_can_pipeline = k.tma || d.a_load_bits >= 32;
   d.b_can_pipeline = !k.tma && d.b_load_bits >= 32;
   // fused_moe_kernel_gptq_awq: the weight, b_scale and the dequantised B (triton_amd_dequant.cpp).
+  bool dequant_stage1_ok = false;
   if (k.b_dequant_bits > 0) {
     d.b_dequant_bits = k.b_dequant_bits;
     d.b_pad_bytes = 0;
     if (const char* what = dequant_b(k, arch, w, d)) unmodelled(what);
+    // num_stages 1: nothing pipelined (dequant_stage1, triton_amd_dequant.cpp); min_stages 1
+    // when it covers the launch.
+    const char* stage1 = dequant_stage1(k, cfg.tuned.matrix_instr_nonkdim.value_or(0),
+                                        cfg.tuned.kpack.value_or(1), d);
+    if (stage1 && p.stages < 2) unmodelled(stage1);
+    dequant_stage1_ok = stage1 == nullptr;
     p.sizes_known = !why.invalid();
   }
   if (k.fp8_block) {
@@ -266,15 +290,28 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // loop (docs/triton-amd-model.md §3b): does it need shared memory?
   // (fused_moe_kernel_gptq_awq: its B is no dot-operand load; triton_amd_dequant.cpp decides.
   // USE_TMA: triton_amd_tma.cpp, B stays in registers, A is buffered.)
-  bool stage1_ok = false;
-  if (k.b_dequant_bits == 0 && !k.tma)
+  bool stage1_ok = dequant_stage1_ok;
+  if (fma == 1) {
+    // The FMA dot (fma_dot): no multi-buffering at any num_stages. Block-quantised kernels'
+    // scale conversions next to its in-loop allocations were not measured.
+    if (d.scale_cvt > 0)
+      unmodelled("an FMA dot (no MFMA instruction fits) with a scale conversion (not measured)");
+    fma_dot(d, k.out_bits);
+    stage1_ok = true;
+  } else if (k.b_dequant_bits == 0 && !k.tma)
     if (const char* what =
             unpipelined_operands(d, cfg.tuned.matrix_instr_nonkdim.value_or(0),
                                  cfg.tuned.kpack.value_or(1), k.int8, p.stages, &stage1_ok))
       unmodelled(what);
   if (!stage1_ok) p.min_stages = 2;
   p.sizes_known = !why.invalid();
-  if (explain && p.sizes_known) {
+  if (explain && p.sizes_known && d.amd_fma) {
+    p.kernel = std::string("FMA dot (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
+               ", no MFMA instruction fits): fp8 operands cast to f32, nothing multi-buffered; "
+               "A " +
+               std::to_string(d.amd_fma_a) + " B, B " + std::to_string(d.amd_fma_b) +
+               " B through LDS, epilogue conversion " + std::to_string(d.amd_fma_c) + " B";
+  } else if (explain && p.sizes_known) {
     const int nbuf = async ? p.stages : p.stages - 1;
     p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
                (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +

@@ -12,6 +12,7 @@
 // then add_remove_layout_conversions. The AMD pass sources read are the stored versions nearest
 // 3.6 (ScheduleLoops.cpp at 020c0e4d, LowerLoops.cpp at 009189ac); every rule below was checked
 // on the dumped TTGIR and allocation of every gptq_awq row (/work/notes/amd-dumps, D1).
+#include "triton_amd_operands.hpp"
 #include "triton_gemm.hpp"
 
 #include <algorithm>
@@ -63,6 +64,28 @@ const char* dequant_b(const KernelTraits& k, int arch, int num_warps, Decisions&
   // (dumps: local_load -> #blocked, then local_alloc of the bf16 tile -> dot_op; every gfx942
   // row: nbuf·(A + BK·BN) + BK·BN·2).
   d.amd_dequant_once = dequantised;
+  return nullptr;
+}
+
+const char* dequant_stage1(const KernelTraits& k, int forced_non_k, int kpack, Decisions& d) {
+  // int8 at num_stages 1: its weight stays in registers, unlike at num_stages >= 2 (gfx942:
+  // local_load -> dequantisation -> local_alloc; gfx950: the dot-operand conversion hoisted onto
+  // the local_loads); where the conversion then lands was not measured.
+  if (k.b_dequant_bits != 4)
+    return "fused_moe_kernel_gptq_awq int8 with num_stages 1 (not measured)";
+  // int4: the weight and b_scale loads never reach LDS at any num_stages (dequant_b), so at
+  // num_stages 1 the dequantised B reaches the dot through its one local_alloc per iteration as
+  // always; A, not pipelined (add_schedule_loops(1) schedules no load stage), stays in the loop
+  // and its blocked -> MFMA dot-operand conversion goes through a local_alloc of the whole tile
+  // when it needs shared memory (operand_cvt_needs_lds: the rule of the plain kernels' loads
+  // left in the loop, docs/triton-amd-model.md §3b). A's allocation is live from the alloc to
+  // its local_load, before the dequantised B's (measured: every int4 num_stages 1 row, both
+  // targets, async copy on and off: both at offset 0, max(A, BK·BN·2)).
+  const Mfma m = choose_mfma(d.cc, d.bm, d.bn, d.bk, 16, false, forced_non_k, kpack, d.num_warps);
+  if (m.non_k == 0)
+    return "fused_moe_kernel_gptq_awq with num_stages 1 and matrix_instr_nonkdim other than 16 "
+           "or 32";
+  d.a_reg_smem = operand_cvt_needs_lds(m, 0, d.bm, d.bn, d.bk, 16, d.num_warps) ? 1 : 0;
   return nullptr;
 }
 

@@ -35,4 +35,14 @@ bool operand_cvt_needs_lds(const Mfma& m, int op, long long bm, long long bn, lo
 const char* unpipelined_operands(Decisions& d, int forced_non_k, int kpack, bool int8, int stages,
                                  bool* stage1_ok);
 
+/// Does the [BM, BK] x [BK, BN] dot of `in_bits` operands fall back to FMA on gfx942 / gfx950
+/// (no MFMA instruction: AccelerateAMDMatmul's BlockedToMFMA fails, AccelerateBlocked takes it)?
+/// 1: FMA, 0: an MFMA instruction, -1: not derived (a forced matrix_instr_nonkdim other than 16
+/// or 32, or one forced with BM or BN below 16).
+int fma_fallback(long long bm, long long bn, long long bk, int in_bits, int forced_non_k);
+
+/// The FMA dot of fp8 operands (d's tiles, warps and in_bits set): sets d.amd_fma and its three
+/// allocations. `out_bits`: the epilogue's C elements.
+void fma_dot(Decisions& d, int out_bits);
+
 }  // namespace tilefit::model::triton::amd

@@ -108,6 +108,11 @@ struct Decisions {
   /// [BK, BN] compute-type tile per stage (gfx950: pipelined; 0: in registers), and the
   /// dequantised B stored once per iteration for the dot (0: none).
   Bytes amd_raw_b_stage = 0, amd_scale_stage = 0, amd_dequant_once = 0;
+  /// AMD FMA dot (no MFMA instruction fits; src/model/triton_amd_operands.cpp fma_dot): nothing
+  /// is multi-buffered; the f32 A [BM, BK] and B [BK, BN] tiles' local_alloc for the FMA
+  /// dot-operand layout (0: a register conversion) and the epilogue's C conversion scratch.
+  bool amd_fma = false;
+  Bytes amd_fma_a = 0, amd_fma_b = 0, amd_fma_c = 0;
 };
 
 struct Blocked;  // triton_layout.hpp
@@ -166,12 +171,17 @@ constexpr int kDefaultNumWarps = 4;
 constexpr int kDefaultNumStages = 2;
 /// The AMD plan (triton_plan() hands AMD targets here).
 Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings&& why);
-/// The kernel's LDS buffers at num_stages = `stages` (>= 2).
+/// The kernel's LDS buffers at num_stages = `stages` (1 where Plan::min_stages is 1).
 Buffers buffers(const Decisions& d, int stages);
 /// fused_moe_kernel_gptq_awq on AMD (src/model/triton_amd_dequant.cpp): fills the amd_* B
 /// fields of `d` (a_tile, bm, bn, bk already set); returns why the launch is not modelled, or
 /// nullptr when the rules cover it.
 const char* dequant_b(const KernelTraits& k, int arch, int num_warps, Decisions& d);
+
+/// fused_moe_kernel_gptq_awq at num_stages 1 (triton_amd_dequant.cpp): nothing is pipelined;
+/// sets d.a_reg_smem for A's in-loop conversion (d's tiles, warps set; dequant_b run). Returns
+/// why the launch is not covered (nullptr: covered).
+const char* dequant_stage1(const KernelTraits& k, int forced_non_k, int kpack, Decisions& d);
 /// An MFMA dot's warpsPerCTA (triton_amd_tma.cpp).
 struct MfmaWarps {
   int m = 1, n = 1;

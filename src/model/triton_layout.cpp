@@ -956,6 +956,25 @@ Flat mfma_dot_operand_layout(int op_idx, int non_k_log2, int k_width_log2,
   return b.finish(shape, 2, true, -1);
 }
 
+Flat fma_dot_operand_layout(int op_idx, const Blocked& parent, const std::array<int, 2>& shape) {
+  Builder b;
+  const int k_dim = op_idx == 0 ? 1 : 0;
+  b.out_order = parent.order;  // repOrder = order for a blocked parent
+  for (int in = 0; in < kInDims; ++in) {
+    const std::array<int, 2>& x = in == kReg ? parent.spt : in == kLane ? parent.tpw : parent.wpc;
+    for (int k = 0; k < 2; ++k) {
+      const int d = parent.order[k];
+      if (in == kReg)
+        b.identity(kReg, d, d == k_dim ? shape[d] : x[d]);
+      else if (d == k_dim)
+        b.zeros(in, x[d]);
+      else
+        b.identity(in, d, x[d]);
+    }
+  }
+  return b.finish(shape, 2, true, -1);
+}
+
 namespace {
 
 /// cvtNeedsSharedMemory with a prepared dst.invertAndCompose(src).

@@ -91,6 +91,14 @@ Flat dot_operand_layout(int op_idx, int k_width_log2, const std::array<int, 2>& 
 Flat mfma_dot_operand_layout(int op_idx, int non_k_log2, int k_width_log2,
                              const std::array<int, 2>& warps, const std::array<int, 2>& shape);
 
+/// DotOperandEncodingAttr(op_idx, blocked parent) of a rank-2 [2^shape0, 2^shape1] operand: the
+/// FMA dot's operand (fmaDotToLinearLayout, LinearLayoutConversions.cpp; read at the stored
+/// versions nearest 3.6): identityStandardND(register, parent sizePerThread with the K extent
+/// replaced by the whole K, parent order) * broadcastedDotOperandLayout(lane, threadsPerWarp)
+/// * broadcastedDotOperandLayout(warp, warpsPerCTA) (the lanes and warps along K broadcast),
+/// fitted to the shape.
+Flat fma_dot_operand_layout(int op_idx, const Blocked& parent, const std::array<int, 2>& shape);
+
 // ---------------------------------------------------------------------------------------------
 // Conversions.
 // ---------------------------------------------------------------------------------------------
