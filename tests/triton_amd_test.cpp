@@ -208,6 +208,10 @@ TEST(TritonAmdRules, FmaDotOfFp8Operands) {
         ASSERT_FALSE(test::has(r, Code::triton_amd_unmodelled)) << arch << " " << stages;
         EXPECT_EQ(*r.smem_bytes, 4096) << arch << " " << stages;
         EXPECT_EQ(amd_part(r, Component::B), 4096);
+        // Nothing is multi-buffered: the stage search has nothing to find (max = as launched)
+        // and the note says num_stages changes nothing.
+        EXPECT_EQ(r.max_stages, stages);
+        EXPECT_TRUE(test::has(r, Code::triton_amd_stages_no_effect));
       }
   // 256x64x16, 8 warps, matrix_instr_nonkdim 16 (its 16x16x32 does not fit BK 16 either): the
   // epilogue's f16 C conversion [256, 64] (its whole tile, 32768 B) is larger than A (16384) and

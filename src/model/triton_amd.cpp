@@ -305,6 +305,14 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
       unmodelled(what);
   if (!stage1_ok) p.min_stages = 2;
   p.sizes_known = !why.invalid();
+  // The FMA dot buffers nothing: its LDS is the same at every num_stages (fma_dot), so the
+  // stage search and suggest's stage moves have nothing to find.
+  if (p.sizes_known && d.amd_fma) {
+    p.stages_matter = false;
+    why.note([&] {
+      return diag(Code::triton_amd_stages_no_effect).stages("stages", p.stages, p.stage_param);
+    });
+  }
   if (explain && p.sizes_known && d.amd_fma) {
     p.kernel = std::string("FMA dot (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
                ", no MFMA instruction fits): fp8 operands cast to f32, nothing multi-buffered; "
