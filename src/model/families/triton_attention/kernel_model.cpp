@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "kernels.hpp"
@@ -636,28 +637,116 @@ void vector_dot(const Ctx& c, Buffers& bufs) {
   bufs.add(reduce_bytes(p.vec_n, p.vec_dv, 0, wv0), 128, 30, 31, Component::LayoutConversion);
 }
 
-/// The operand width tl.dot's minimum K is checked with (min_dot_size, third_party/nvidia/
-/// backend/compiler.py: K >= 32 for 8-bit operands, else 16; python/triton/language/semantic.py
-/// dot raises "Input shapes should have M >= 1, N >= 1 and K >= 32"). vLLM's dots are in q's
-/// type; SGLang's cast q to the cache's type, q.to(k.dtype), and P to V's, p.to(v.dtype)
-/// (decode_attention.py:483; extend_attention.py:430, 503-504 in _fwd_kernel's prefix loop,
-/// 1055, 1129-1130 in _fwd_kernel_unified): with an fp8 cache every dot of those loops is fp8
-/// and BLOCK_N, P·V's K, must be 32 (measured: BLOCK_N 16 with head 512 on sm_89 / sm_120 /
-/// sm_121 fails to compile with that message). _fwd_kernel's extend loop multiplies q itself;
-/// without the prefix loop (SKIP_PREFIX) its dots are in q's type.
-int dot_min_check_bits(const AttnLaunch& l, const AttnProgram& p) {
+/// reduce_segments' result: acc = tl.sum(segm_output, axis=0) keeps the slice (dim 0) of
+/// segm_output's coalesced [NUM_SEGMENTS, HEAD_SIZE_PADDED] f32 layout (SliceEncodingAttr: the
+/// parent built for a shape 1 along dim 0, its zero register bases dropped,
+/// LinearLayoutConversions.cpp:1014-1036); it is cast to the output type and stored through
+/// output_ptr + tl.arange(0, HEAD_SIZE_PADDED) (triton_unified_attention.py reduce_segments),
+/// whose coalesced 1-D layout can hold more elements per thread (16 B of the output type
+/// against 16 B of f32): the convert_layout after the truncf goes through shared memory then
+/// (TTGIR: tensor<512xbf16> slice -> #blocked sizePerThread [8], allocation.offset 0, 1024 B
+/// for HEAD_SIZE 512 with 2 warps). Live after the reduction, not with its scratch.
+Bytes combine_store_cvt(const AttnProgram& p, int w, int cc) {
+  const triton::Blocked parent = coalesced(p.vec_n, p.vec_dv, 1, 32, w);
+  const Flat acc = triton::remove_broadcast_regs(flat(parent, 1, p.vec_dv));
+  const Flat store = flat(coalesced(1, p.vec_dv, 1, p.store_bits, w), 1, p.vec_dv);
+  return cvt_bytes(acc, store, p.store_bits, cc);
+}
+
+/// One tl.dot's contraction extent with its operands' bits, as semantic.py dot checks it.
+struct DotK {
+  const char* block;
+  long long value;
+  int bits;
+};
+
+/// The K extents of the two-dot kernels' tl.dot's with their operand bits. vLLM casts K / V to
+/// q's type (every dot in q's type). SGLang casts to the cache's type: q.to(k.dtype),
+/// qpe.to(kpe.dtype) and p.to(v.dtype) (extend_attention.py:430, 450, 503-504 in _fwd_kernel's
+/// prefix loop; 1055, 1075, 1129-1130 in _fwd_kernel_unified; decode_attention.py:487 q_k and
+/// 577 p.to(v.dtype)); the grouped decode's rope dot is in q's type, tl.dot(qpe,
+/// kpe.to(qpe.dtype)) (:530), and _fwd_kernel's extend loop uses q, k, v as they are
+/// (extend_attention.py:568, 580, 624-625): the narrower of its loops' types counts.
+std::array<DotK, 3> dot_k_extents(const AttnLaunch& l, const AttnProgram& p) {
+  const int qb = p.q_bits, cb = p.kv_bits;
+  int qk = qb, rope = qb, pv = qb;
   switch (l.kernel) {
     case AttnKernel::SglangDecodeGroupedStage1:
+      qk = pv = cb;
+      break;
     case AttnKernel::SglangExtendUnified:
-      return p.kv_bits;
+      qk = rope = pv = cb;
+      break;
     case AttnKernel::SglangExtend:
-      return p.paged_loops > 0 ? std::min(p.kv_bits, p.q_bits) : p.q_bits;
+      if (p.paged_loops > 0) qk = rope = pv = p.loops > 1 ? std::min(qb, cb) : cb;
+      break;
     default:
-      return p.q_bits;
+      break;
   }
+  return {{{"BLOCK_DMODEL", p.d, qk}, {"BLOCK_DPE", p.dpe, rope}, {"BLOCK_N", p.n, pv}}};
+}
+
+/// Where the kernel casts an fp8 e4m3 tile to bf16 itself (tt.fp_to_fp e4m3 -> bf16), or
+/// nullptr: SGLang's grouped decode casts the cache's kpe to qpe's type for the rope dot
+/// (decode_attention.py:530); vLLM's unified kernel casts the loaded tiles plainly,
+/// data.to(Q.dtype), in every KV_QUANT_MODE but 1 (_cast_kv_tile, triton_unified_attention.py:
+/// 39-55). The other casts go through f32 ((x.to(f32) * scale).to(t)), go to fp8, or promote
+/// bf16 x fp8 arithmetic to f32 (semantic.py computation_type_impl).
+const char* e4m3_to_bf16_cast(const AttnLaunch& l, const AttnProgram& p) {
+  if (l.kv_dtype != DType::E4M3 || l.q_dtype != DType::BF16) return nullptr;
+  if (l.kernel == AttnKernel::SglangDecodeGroupedStage1 && p.dpe > 0)
+    return "kpe.to(qpe.dtype) (decode_attention.py:530)";
+  if (l.kernel == AttnKernel::VllmUnified && l.get("KV_QUANT_MODE").value_or(0) != 1)
+    return "_cast_kv_tile's data.to(Q.dtype) (triton_unified_attention.py:55)";
+  return nullptr;
+}
+
+/// The registers the widest wgmma of a two-dot kernel needs at once, against what a thread can
+/// have. A warp_group_dot's m64nNk instruction takes its whole f32 accumulator fragment as
+/// operands, 64 x N / 128 threads = N / 2 registers, with N from mmaVersionToInstrShape
+/// (triton_gemm.hpp v3_instr_n; TTGIR: n 64 for the QK dot 128x128 and n 128 for the PV dot
+/// 128x256 with 16 warps), plus its operands: the PV dot's A (P, computed) from registers, a
+/// 64 x 32 B fragment = 4 registers, and a 64-bit shared-memory descriptor for B (2); the QK
+/// dot two descriptors. A thread gets at most 65536 / (32 x num_warps) of the SM's 64 K
+/// registers, and never more than 255 (CUDA C Programming Guide, compute capability table).
+struct WgmmaRegs {
+  const char* dot = nullptr;  ///< the dot that does not fit, or nullptr
+  int instr_n = 0, acc = 0, need = 0, limit = 0;
+};
+WgmmaRegs wgmma_registers(const AttnLaunch& l, const AttnProgram& p, int cc) {
+  WgmmaRegs r;
+  if (p.shape != Shape::TwoDot || cc < 80) return r;
+  const bool sglang = l.kernel == AttnKernel::SglangDecodeGroupedStage1 ||
+                      l.kernel == AttnKernel::SglangExtend ||
+                      l.kernel == AttnKernel::SglangExtendUnified;
+  const int w = l.num_warps;
+  if (mma_of(p, cc, w, bits(sglang ? l.kv_dtype : l.q_dtype)).version != 3) return r;
+  r.limit = std::min(255, 65536 / (32 * w));
+  const std::array<std::tuple<const char*, long long, int>, 2> dots{
+      {{"P.V", p.dv, 4 + 2}, {"Q.K", p.n, 2 + 2}}};
+  for (const auto& [name, n, operands] : dots) {
+    const int instr_n = triton::v3_instr_n(p.m, n, w);
+    const int acc = instr_n / 2;
+    if (acc + operands > r.limit) {
+      r.dot = name;
+      r.instr_n = instr_n;
+      r.acc = acc;
+      r.need = acc + operands;
+      return r;
+    }
+  }
+  return r;
 }
 
 }  // namespace
+
+void decline(KernelSmem& r, Findings& why, const AttnLaunch& l, std::string_view what) {
+  why.reject([&] {
+    return diag(Code::attn_unmodelled).name("kernel", kernel_function(l.kernel)).name("what", what);
+  });
+  r.invalid = true;
+  r.unmodelled = true;
+}
 
 KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
   KernelSmem r;
@@ -711,13 +800,10 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
         });
         r.invalid = true;
       }
-    const int dot_bits = dot_min_check_bits(l, p);
-    const long long kmin = dot_bits == 8 ? 32 : 16;
-    const std::array<std::pair<const char*, long long>, 3> ks{
-        {{"BLOCK_DMODEL", p.d}, {"BLOCK_DPE", p.dpe}, {"BLOCK_N", p.n}}};
-    for (const auto& [name, v] : ks)
+    for (const auto& [name, v, dot_bits] : dot_k_extents(l, p)) {
+      const long long kmin = dot_bits == 8 ? 32 : 16;
       if (v != 0 && v < kmin && !r.invalid) {
-        why.reject([&, name = name, v = v] {
+        why.reject([&, name = name, v = v, dot_bits = dot_bits] {
           return diag(Code::attn_dot_min)
               .name("kernel", kname)
               .name("block", name)
@@ -727,6 +813,7 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
         });
         r.invalid = true;
       }
+    }
     for (const auto& [name, numel] : std::array<std::pair<const char*, long long>, 3>{
              {{"K", p.d * p.n}, {"V", p.n * p.dv}, {"Q", p.m * p.d}}})
       if (numel > kMaxTensorNumel && !r.invalid) {
@@ -739,6 +826,31 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
         r.invalid = true;
       }
   }
+  if (!r.invalid && arch >= 89 && arch < 90)
+    if (const char* site = e4m3_to_bf16_cast(l, p)) {
+      why.reject([&] {
+        return diag(Code::attn_fp8_bf16_cast_needs_sm90)
+            .name("kernel", kname)
+            .name("tensor", "kv")
+            .name("site", site)
+            .arch("arch", arch);
+      });
+      r.invalid = true;
+    }
+  if (!r.invalid)
+    if (const WgmmaRegs wr = wgmma_registers(l, p, arch); wr.dot != nullptr) {
+      why.reject([&] {
+        return diag(Code::attn_wgmma_registers)
+            .name("kernel", kname)
+            .name("dot", wr.dot)
+            .integer("instr_n", wr.instr_n)
+            .integer("need", wr.need)
+            .integer("acc", wr.acc)
+            .integer("limit", wr.limit)
+            .integer("num_warps", w);
+      });
+      r.invalid = true;
+    }
   if (r.invalid) return r;
 
   Buffers bufs;
@@ -760,6 +872,7 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
         const triton::Blocked b = coalesced(p.vec_n, p.vec_dv, 1, 32, w);
         bufs.add(reduce_bytes(p.vec_n, p.vec_dv, 0, 1LL << b.wpc[0]), 128, 20, 21,
                  Component::LayoutConversion);
+        bufs.add(combine_store_cvt(p, w, arch), 128, 30, 31, Component::LayoutConversion);
       }
       break;
   }

@@ -70,6 +70,9 @@ struct KernelSmem {
   /// Triton 3.6 fails to compile the launch for this target (the error diagnostics, with the
   /// compiler's reason, are in the Findings passed to kernel_smem).
   bool invalid = false;
+  /// The launch is declined (decline(): an attn_unmodelled error naming what the rules do not
+  /// cover, with `invalid` set): no size is claimed and there is no fits / does-not-fit verdict.
+  bool unmodelled = false;
   /// The buffers Triton's allocator places, at launch.num_stages: `storage.kernel` is the total
   /// (CompiledKernel.metadata.shared) with the buffers live at the peak as its parts.
   Storage storage;
@@ -81,5 +84,12 @@ struct KernelSmem {
 /// The kernel model (kernel_model.cpp): Triton 3.6's shared memory of `launch` compiled for
 /// `arch` (a compute capability, 75 ... 121).
 KernelSmem kernel_smem(const AttnLaunch& launch, int arch, Findings& why);
+
+/// Declines `launch` (kernel_model.cpp): a launch the measured rows show the rules do not
+/// cover gets the error attn_unmodelled {kernel, what} instead of a wrong size, and `r` is
+/// marked unmodelled and invalid (the result has no smem_bytes and no verdict). `what` names
+/// the class of launch ("SGLang _fwd_kernel on sm_75 with a sliding window"); it is copied.
+/// In kernel_smem: `decline(r, why, l, "..."); return r;`
+void decline(KernelSmem& r, Findings& why, const AttnLaunch& launch, std::string_view what);
 
 }  // namespace tilefit::model::attention
