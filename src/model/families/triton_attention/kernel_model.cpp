@@ -248,6 +248,19 @@ AlibiLoop alibi_loop(const AttnLaunch& l, int loop) {
   return a;
 }
 
+/// vLLM prefix_prefill's `_fwd_kernel` (prefix_prefill.py:107-495): its second loop, over the
+/// new tokens (369-475), reads K and V from the dense K / V tensors in q's type
+/// (`k = tl.load(k_ptrs + ...)`, `v = tl.load(v_ptrs + ...)`: 388-392, 456-460) — no fp8 cast
+/// and no block table, unless KV_FROM_CACHE re-reads the paged cache (395-415). With an fp8
+/// cache that loop's K/V are 16-bit, buffered by the pipeliner as loaded (each a plain load
+/// feeding its dot: one buffer more with wgmma / tcgen05, LowerLoops.cpp
+/// loadRequiresAdditionalBuffer), as `_fwd_kernel_alibi`'s new-token loop (TTGIR dumps on
+/// sm_89/90/100/120/121: 2x64x64xbf16 K and V buffers at num_stages 2 beside an e4m3 cache).
+bool prefix_dense_loop(const AttnLaunch& l, int loop) {
+  return l.kernel == AttnKernel::VllmPrefixPrefill && loop == 1 &&
+         l.get("KV_FROM_CACHE").value_or(0) == 0;
+}
+
 /// mma.sync's operand layout takes kWidth from the narrowest type an operand was converted from
 /// (AccelerateMatmul.cpp: the dot-operand encodings get kWidth = 32 / that bit width): in
 /// `_fwd_kernel_alibi` with an fp8 cache the cache loop's dots read K and V cast from 8-bit
@@ -415,8 +428,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // The loop's own types and buffering (the extend loop: q's type, not paged; the ALiBi
     // kernel's loops: alibi_loop).
     const AlibiLoop alibi = alibi_loop(c.l, li);
-    const bool ext = (extend2 && li == 1) || alibi.dense;
-    const bool kv_cast = kv_cast0 && !alibi.dense;
+    const bool dense = alibi.dense || prefix_dense_loop(c.l, li);
+    const bool ext = (extend2 && li == 1) || dense;
+    const bool kv_cast = kv_cast0 && !dense;
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
     // AssignLatencies works loop by loop: a loop without a page-table load (the new tokens'
     // loop) has no indirection level and its loads take num_stages - 1.
