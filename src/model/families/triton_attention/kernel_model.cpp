@@ -205,6 +205,38 @@ int idx_buffer_uses(const AttnLaunch& l, bool sglang, bool k_pipe, bool v_pipe) 
   return sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
 }
 
+/// An 8-bit wgmma's B operand must be K-major: AccelerateMatmul.cpp getSharedMemoryMMAOperand
+/// allows a transposed operand only for f16 / bf16 ("In MMAV3 tranpose is only supported for
+/// f16 and bf16", nearest stored version 00479070; opIdx 1 then takes order {0, 1}). V,
+/// loaded [BLOCK_N, BLOCK_DV] contiguous along BLOCK_DV, gets a shared layout contiguous along
+/// BLOCK_N: the register -> shared copy has one consecutive byte, and AssignLatencies.cpp
+/// isPipeliningBeneficial refuses a load whose local_alloc copy moves fewer than 4
+/// (getCopyVecBytes, "At least 4 bytes need to be consecutive for cp.async"; 020b1b05). V is
+/// then a tt.load + local_alloc in the loop at every num_stages, and its kv_indices copy is not
+/// buffered either (the walk stops at the refused load). TTGIR dumps of SGLang's
+/// `_fwd_kernel_unified` with an fp8 cache on sm_90: K 2x128x64xf8 buffered, V 64x128xf8 a
+/// local_alloc (#nvmma_shared transposed) at the PV dot. K [D, N] and Kpe are contiguous along
+/// their K dimension already.
+bool wgmma_8bit_v_unbuffered(int mma_version, int dot_bits, bool v_from_k) {
+  return mma_version == 3 && dot_bits == 8 && !v_from_k;
+}
+
+/// SGLang `_fwd_kernel_unified` reads its kv_indices tile once (extend_attention.py:1026) and
+/// uses it in three address tensors with DPE: K's and Kpe's `offs_kv_loc[None, :]` (1036-1050,
+/// 1061-1075) and V's `[:, None]`. The load is cheap to rematerialise (fewer elements than
+/// threads: RemoveLayoutConversions.cpp isExpensiveLoadOrStore), so each distinct layout gets a
+/// load of its own and each one feeding a buffered tile its own buffer: Kpe's [BLOCK_DPE,
+/// BLOCK_N] tile has another coalesced layout than K's [BLOCK_DMODEL, BLOCK_N] unless the
+/// shapes give the same one (TTGIR dumps: three 1x64xi64 buffers for D 128 / DPE 64 on sm_80,
+/// sm_86, sm_100, sm_120, sm_121 at num_stages 3 and 4). Returns the extra buffer Kpe's use adds.
+int unified_kpe_index_use(const AttnLaunch& l, const AttnProgram& p, int w, bool kpe_pipe) {
+  if (l.kernel != AttnKernel::SglangExtendUnified || !kpe_pipe || p.dpe == 0) return 0;
+  const triton::Blocked k = coalesced(p.d, p.n, 0, p.kv_bits, w);
+  const triton::Blocked kpe = coalesced(p.dpe, p.n, 0, p.kv_bits, w);
+  const bool same = k.spt == kpe.spt && k.tpw == kpe.tpw && k.wpc == kpe.wpc && k.order == kpe.order;
+  return same ? 0 : 1;
+}
+
 /// An fp8 V tile that mma.sync promotes to f16 (mmav2SupportsFp8Operands false: every
 /// capability but 89 and 120, AccelerateMatmul.cpp) and that is neither buffered nor cast with a
 /// scale: the dot operand's conversion of the raw load is hoisted above the promotion
@@ -444,7 +476,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     const bool gated = skip_tile_gated(c.l, li == 0 && first_is_prefix);
     const bool unbuf = gated || alibi.unbuffered;
     const bool k_pipe = k_pipe0 && !unbuf, kpe_pipe = kpe_pipe0 && !unbuf;
-    const bool v_pipe = v_pipe0 && !unbuf;
+    // (the loop's own dot type: SGLang's extend loop and the dense loops dot in q's type)
+    const bool v_pipe =
+        v_pipe0 && !unbuf &&
+        !wgmma_8bit_v_unbuffered(mma.version, ext ? bits(c.l.q_dtype) : dot_bits, p.v_from_k);
     const bool idx_pipe = idx_pipe_l && !gated;
     any_pipe = any_pipe || k_pipe || kpe_pipe || v_pipe;
     if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
@@ -455,7 +490,8 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
     // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
     if (idx_pipe && li < p.paged_loops) {
-      const int uses = idx_buffer_uses(c.l, sglang, k_pipe, v_pipe);
+      const int uses = idx_buffer_uses(c.l, sglang, k_pipe, v_pipe) +
+                       unified_kpe_index_use(c.l, p, c.w, kpe_pipe);
       for (int u = 0; u < uses; ++u)
         bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
     }
@@ -479,6 +515,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       if (async) {
         bufs.add(16, 16, base + 5, end, Component::KernelBarriers);
         bufs.add(16, 16, base + 6, end, Component::KernelBarriers);
+        // with DPE a third MMA, tl.dot(qpe, kpe), and its barrier array (TTGIR: three
+        // 2x1xi64 for SGLang's _fwd_kernel_unified D 128 / DPE 64 at S 3)
+        if (p.dpe > 0) bufs.add(16, 16, base + 7, end, Component::KernelBarriers);
       } else {
         bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
         bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
