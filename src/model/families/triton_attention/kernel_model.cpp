@@ -237,6 +237,15 @@ int unified_kpe_index_use(const AttnLaunch& l, const AttnProgram& p, int w, bool
   return same ? 0 : 1;
 }
 
+/// The page-table load gets a copy per layout it is used in (K's `[None, :]`, V's `[:, None]`,
+/// Kpe's) only because RemoveLayoutConversions may rematerialise it: a load of fewer elements
+/// than the CTA has threads is cheap (lib/Dialect/TritonGPU/Transforms/Utility.cpp
+/// isExpensiveLoadOrStore, "Tensor of pointers has more threads than elements"). A [BLOCK_N]
+/// index tile with BLOCK_N >= 32 * num_warps stays one load whose buffer every use reads
+/// (TTGIR: SGLang `_fwd_kernel_unified` BLOCK_N 128, 4 warps, S 4 on sm_121: one 1x128xi64
+/// buffer, local_load into K's and V's slice layouts).
+bool index_load_shared(long long n, int w) { return n >= 32LL * w; }
+
 /// An fp8 V tile that mma.sync promotes to f16 (mmav2SupportsFp8Operands false: every
 /// capability but 89 and 120, AccelerateMatmul.cpp) and that is neither buffered nor cast with a
 /// scale: the dot operand's conversion of the raw load is hoisted above the promotion
@@ -490,8 +499,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
     // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
     if (idx_pipe && li < p.paged_loops) {
-      const int uses = idx_buffer_uses(c.l, sglang, k_pipe, v_pipe) +
-                       unified_kpe_index_use(c.l, p, c.w, kpe_pipe);
+      const int uses = index_load_shared(p.n, c.w)
+                           ? 1
+                           : idx_buffer_uses(c.l, sglang, k_pipe, v_pipe) +
+                                 unified_kpe_index_use(c.l, p, c.w, kpe_pipe);
       for (int u = 0; u < uses; ++u)
         bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
     }
