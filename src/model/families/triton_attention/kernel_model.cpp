@@ -191,20 +191,6 @@ std::pair<int, int> sglang_decode_pe_bytes(const AttnLaunch& l, int db, int kb) 
   return {bits(l.q_dtype) / 8, kb};
 }
 
-/// The buffers of the page-table load the pipeliner keeps: one per distinct use of the loaded
-/// indices. SGLang's grouped decode kernel reads kv_loc twice, as kv_loc[None, :] for K and
-/// kv_loc[:, None] for V (decode_attention.py:499-513, 548-557; page_id / tok_in_p likewise
-/// with PAGE_SIZE > 1): two [BLOCK_N] int64 buffers when both K and V are buffered (measured:
-/// two 1x32xi64 buffers in TTGIR, e.g. Qwen3 decode on sm_121 at num_stages 3). SGLang's
-/// extend kernels' one offs_kv_loc gives one; vLLM's int32 block tables one per K and V use.
-int idx_buffer_uses(const AttnLaunch& l, bool sglang, bool k_pipe, bool v_pipe) {
-  if (l.kernel == AttnKernel::SglangDecodeGroupedStage1) return k_pipe && v_pipe ? 2 : 1;
-  // _fwd_kernel_unified's kv_indices load (extend_attention.py:1026) feeds K's and V's
-  // addresses in both orientations ([None, :] and [:, None]): two buffers, as vLLM's.
-  if (l.kernel == AttnKernel::SglangExtendUnified) return k_pipe && v_pipe ? 2 : 1;
-  return sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
-}
-
 /// An 8-bit wgmma's B operand must be K-major: AccelerateMatmul.cpp getSharedMemoryMMAOperand
 /// allows a transposed operand only for f16 / bf16 ("In MMAV3 tranpose is only supported for
 /// f16 and bf16", nearest stored version 00479070; opIdx 1 then takes order {0, 1}). V,
@@ -221,22 +207,6 @@ bool wgmma_8bit_v_unbuffered(int mma_version, int dot_bits, bool v_from_k) {
   return mma_version == 3 && dot_bits == 8 && !v_from_k;
 }
 
-/// SGLang `_fwd_kernel_unified` reads its kv_indices tile once (extend_attention.py:1026) and
-/// uses it in three address tensors with DPE: K's and Kpe's `offs_kv_loc[None, :]` (1036-1050,
-/// 1061-1075) and V's `[:, None]`. The load is cheap to rematerialise (fewer elements than
-/// threads: RemoveLayoutConversions.cpp isExpensiveLoadOrStore), so each distinct layout gets a
-/// load of its own and each one feeding a buffered tile its own buffer: Kpe's [BLOCK_DPE,
-/// BLOCK_N] tile has another coalesced layout than K's [BLOCK_DMODEL, BLOCK_N] unless the
-/// shapes give the same one (TTGIR dumps: three 1x64xi64 buffers for D 128 / DPE 64 on sm_80,
-/// sm_86, sm_100, sm_120, sm_121 at num_stages 3 and 4). Returns the extra buffer Kpe's use adds.
-int unified_kpe_index_use(const AttnLaunch& l, const AttnProgram& p, int w, bool kpe_pipe) {
-  if (l.kernel != AttnKernel::SglangExtendUnified || !kpe_pipe || p.dpe == 0) return 0;
-  const triton::Blocked k = coalesced(p.d, p.n, 0, p.kv_bits, w);
-  const triton::Blocked kpe = coalesced(p.dpe, p.n, 0, p.kv_bits, w);
-  const bool same = k.spt == kpe.spt && k.tpw == kpe.tpw && k.wpc == kpe.wpc && k.order == kpe.order;
-  return same ? 0 : 1;
-}
-
 /// The page-table load gets a copy per layout it is used in (K's `[None, :]`, V's `[:, None]`,
 /// Kpe's) only because RemoveLayoutConversions may rematerialise it: a load of fewer elements
 /// than the CTA has threads is cheap (lib/Dialect/TritonGPU/Transforms/Utility.cpp
@@ -245,6 +215,30 @@ int unified_kpe_index_use(const AttnLaunch& l, const AttnProgram& p, int w, bool
 /// (TTGIR: SGLang `_fwd_kernel_unified` BLOCK_N 128, 4 warps, S 4 on sm_121: one 1x128xi64
 /// buffer, local_load into K's and V's slice layouts).
 bool index_load_shared(long long n, int w) { return n >= 32LL * w; }
+
+/// How many buffers the page-table load gets: one per distinct layout among the buffered loads
+/// whose addresses it feeds — K's `[None, :]` (a slice of K's [D, N] layout), Kpe's (a slice
+/// of the [Dpe, N] layout: another one unless the two tiles' coalesced layouts agree) and V's
+/// `[:, None]` — each a rematerialised copy of the cheap load (index_load_shared); a refused
+/// load's index is not walked (AssignLatencies.cpp loadOpsToIndirectionLevel). The kernels all
+/// index that way: SGLang's grouped decode kv_loc[None, :] / kv_loc[:, None]
+/// (decode_attention.py:499-513, 548-557; page_id / tok_in_p likewise with PAGE_SIZE > 1),
+/// `_fwd_kernel_unified`'s offs_kv_loc (extend_attention.py:1026-1075), vLLM's block tables
+/// (triton_decode_attention.py:370-420, the unified kernel's). TTGIR dumps: two 1x32xi64 for
+/// SGLang's Qwen3 decode on sm_121 at S 3 (K, V); three 1x64xi64 for `_fwd_kernel_unified` D 128
+/// / DPE 64 on sm_80 … sm_121 at S 3 and 4 (K, Kpe, V); vLLM's MLA decode with an fp8 cache (K
+/// cast, so buffered; V = trans(K)) two 1x32xi32 on sm_121 at S 4 (K, Kpe), its bf16 one
+/// only Kpe's (one 1x32xi32 on sm_89 at S 3).
+int index_copies(const AttnProgram& p, int w, bool k_pipe, bool kpe_pipe, bool v_pipe) {
+  if (index_load_shared(p.n, w)) return 1;
+  bool kpe_own = kpe_pipe && p.dpe > 0;
+  if (kpe_own && k_pipe) {
+    const triton::Blocked k = coalesced(p.d, p.n, 0, p.kv_bits, w);
+    const triton::Blocked kpe = coalesced(p.dpe, p.n, 0, p.kv_bits, w);
+    kpe_own = !(k.spt == kpe.spt && k.tpw == kpe.tpw && k.wpc == kpe.wpc && k.order == kpe.order);
+  }
+  return std::max(1, int(k_pipe) + int(kpe_own) + int(v_pipe));
+}
 
 /// An fp8 V tile that mma.sync promotes to f16 (mmav2SupportsFp8Operands false: every
 /// capability but 89 and 120, AccelerateMatmul.cpp) and that is neither buffered nor cast with a
@@ -396,7 +390,8 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // indirection level up: kept when num_stages - 1 > 1, and then every kept load's latency is
   // (num_stages - 1) / 2 (loadOpsToIndirectionLevel, assignLatencies). It is buffered too, one
   // [BLOCK_N] i32 buffer per use (the K and the V address), as measured.
-  const bool idx_pipe = (k_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
+  // (MLA's uncast K is not buffered, its Kpe is: the index still feeds a buffered load)
+  const bool idx_pipe = (k_pipe || kpe_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
   const int latency = idx_pipe ? (c.s - 1) / 2 : c.s - 1;
   // tcgen05 (sm_100/103): the operands are NVMMA-shared (aligned 128 B x swizzle / 16,
   // lib/Dialect/TritonGPU/IR/Dialect.cpp; docs/triton-model.md §4.2), each MMA waits on an
@@ -496,13 +491,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
     if (v_pipe)
       bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
-    // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
-    // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
+    // SGLang's kv_indices are int64, vLLM's block tables / req_to_tokens int32; one buffer per
+    // layout the index is used in (index_copies).
     if (idx_pipe && li < p.paged_loops) {
-      const int uses = index_load_shared(p.n, c.w)
-                           ? 1
-                           : idx_buffer_uses(c.l, sglang, k_pipe, v_pipe) +
-                                 unified_kpe_index_use(c.l, p, c.w, kpe_pipe);
+      const int uses = index_copies(p, c.w, k_pipe, kpe_pipe, v_pipe);
       for (int u = 0; u < uses; ++u)
         bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
     }
