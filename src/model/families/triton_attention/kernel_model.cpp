@@ -192,18 +192,53 @@ std::pair<int, int> sglang_decode_pe_bytes(const AttnLaunch& l, int db, int kb) 
   return {bits(l.q_dtype) / 8, kb};
 }
 
-/// The buffers of the page-table load the pipeliner keeps: one per distinct use of the loaded
-/// indices. SGLang's grouped decode kernel reads kv_loc twice, as kv_loc[None, :] for K and
-/// kv_loc[:, None] for V (decode_attention.py:499-513, 548-557; page_id / tok_in_p likewise
-/// with PAGE_SIZE > 1): two [BLOCK_N] int64 buffers when both K and V are buffered (measured:
-/// two 1x32xi64 buffers in TTGIR, e.g. Qwen3 decode on sm_121 at num_stages 3). SGLang's
-/// extend kernels' one offs_kv_loc gives one; vLLM's int32 block tables one per K and V use.
-int idx_buffer_uses(const AttnLaunch& l, bool sglang, bool k_pipe, bool v_pipe) {
-  if (l.kernel == AttnKernel::SglangDecodeGroupedStage1) return k_pipe && v_pipe ? 2 : 1;
-  // _fwd_kernel_unified's kv_indices load (extend_attention.py:1026) feeds K's and V's
-  // addresses in both orientations ([None, :] and [:, None]): two buffers, as vLLM's.
-  if (l.kernel == AttnKernel::SglangExtendUnified) return k_pipe && v_pipe ? 2 : 1;
-  return sglang ? 1 : (v_pipe && k_pipe ? 2 : 1);
+/// An 8-bit wgmma's B operand must be K-major: AccelerateMatmul.cpp getSharedMemoryMMAOperand
+/// allows a transposed operand only for f16 / bf16 ("In MMAV3 tranpose is only supported for
+/// f16 and bf16", nearest stored version 00479070; opIdx 1 then takes order {0, 1}). V,
+/// loaded [BLOCK_N, BLOCK_DV] contiguous along BLOCK_DV, gets a shared layout contiguous along
+/// BLOCK_N: the register -> shared copy has one consecutive byte, and AssignLatencies.cpp
+/// isPipeliningBeneficial refuses a load whose local_alloc copy moves fewer than 4
+/// (getCopyVecBytes, "At least 4 bytes need to be consecutive for cp.async"; 020b1b05). V is
+/// then a tt.load + local_alloc in the loop at every num_stages, and its kv_indices copy is not
+/// buffered either (the walk stops at the refused load). TTGIR dumps of SGLang's
+/// `_fwd_kernel_unified` with an fp8 cache on sm_90: K 2x128x64xf8 buffered, V 64x128xf8 a
+/// local_alloc (#nvmma_shared transposed) at the PV dot. K [D, N] and Kpe are contiguous along
+/// their K dimension already.
+bool wgmma_8bit_v_unbuffered(int mma_version, int dot_bits, bool v_from_k) {
+  return mma_version == 3 && dot_bits == 8 && !v_from_k;
+}
+
+/// The page-table load gets a copy per layout it is used in (K's `[None, :]`, V's `[:, None]`,
+/// Kpe's) only because RemoveLayoutConversions may rematerialise it: a load of fewer elements
+/// than the CTA has threads is cheap (lib/Dialect/TritonGPU/Transforms/Utility.cpp
+/// isExpensiveLoadOrStore, "Tensor of pointers has more threads than elements"). A [BLOCK_N]
+/// index tile with BLOCK_N >= 32 * num_warps stays one load whose buffer every use reads
+/// (TTGIR: SGLang `_fwd_kernel_unified` BLOCK_N 128, 4 warps, S 4 on sm_121: one 1x128xi64
+/// buffer, local_load into K's and V's slice layouts).
+bool index_load_shared(long long n, int w) { return n >= 32LL * w; }
+
+/// How many buffers the page-table load gets: one per distinct layout among the buffered loads
+/// whose addresses it feeds — K's `[None, :]` (a slice of K's [D, N] layout), Kpe's (a slice
+/// of the [Dpe, N] layout: another one unless the two tiles' coalesced layouts agree) and V's
+/// `[:, None]` — each a rematerialised copy of the cheap load (index_load_shared); a refused
+/// load's index is not walked (AssignLatencies.cpp loadOpsToIndirectionLevel). The kernels all
+/// index that way: SGLang's grouped decode kv_loc[None, :] / kv_loc[:, None]
+/// (decode_attention.py:499-513, 548-557; page_id / tok_in_p likewise with PAGE_SIZE > 1),
+/// `_fwd_kernel_unified`'s offs_kv_loc (extend_attention.py:1026-1075), vLLM's block tables
+/// (triton_decode_attention.py:370-420, the unified kernel's). TTGIR dumps: two 1x32xi64 for
+/// SGLang's Qwen3 decode on sm_121 at S 3 (K, V); three 1x64xi64 for `_fwd_kernel_unified` D 128
+/// / DPE 64 on sm_80 … sm_121 at S 3 and 4 (K, Kpe, V); vLLM's MLA decode with an fp8 cache (K
+/// cast, so buffered; V = trans(K)) two 1x32xi32 on sm_121 at S 4 (K, Kpe), its bf16 one
+/// only Kpe's (one 1x32xi32 on sm_89 at S 3).
+int index_copies(const AttnProgram& p, int w, bool k_pipe, bool kpe_pipe, bool v_pipe) {
+  if (index_load_shared(p.n, w)) return 1;
+  bool kpe_own = kpe_pipe && p.dpe > 0;
+  if (kpe_own && k_pipe) {
+    const triton::Blocked k = coalesced(p.d, p.n, 0, p.kv_bits, w);
+    const triton::Blocked kpe = coalesced(p.dpe, p.n, 0, p.kv_bits, w);
+    kpe_own = !(k.spt == kpe.spt && k.tpw == kpe.tpw && k.wpc == kpe.wpc && k.order == kpe.order);
+  }
+  return std::max(1, int(k_pipe) + int(kpe_own) + int(v_pipe));
 }
 
 /// An fp8 V tile that mma.sync promotes to f16 (mmav2SupportsFp8Operands false: every
@@ -247,6 +282,19 @@ AlibiLoop alibi_loop(const AttnLaunch& l, int loop) {
   a.unbuffered = loop == 0;
   a.dense = loop == 1;
   return a;
+}
+
+/// vLLM prefix_prefill's `_fwd_kernel` (prefix_prefill.py:107-495): its second loop, over the
+/// new tokens (369-475), reads K and V from the dense K / V tensors in q's type
+/// (`k = tl.load(k_ptrs + ...)`, `v = tl.load(v_ptrs + ...)`: 388-392, 456-460) — no fp8 cast
+/// and no block table, unless KV_FROM_CACHE re-reads the paged cache (395-415). With an fp8
+/// cache that loop's K/V are 16-bit, buffered by the pipeliner as loaded (each a plain load
+/// feeding its dot: one buffer more with wgmma / tcgen05, LowerLoops.cpp
+/// loadRequiresAdditionalBuffer), as `_fwd_kernel_alibi`'s new-token loop (TTGIR dumps on
+/// sm_89/90/100/120/121: 2x64x64xbf16 K and V buffers at num_stages 2 beside an e4m3 cache).
+bool prefix_dense_loop(const AttnLaunch& l, int loop) {
+  return l.kernel == AttnKernel::VllmPrefixPrefill && loop == 1 &&
+         l.get("KV_FROM_CACHE").value_or(0) == 0;
 }
 
 /// mma.sync's operand layout takes kWidth from the narrowest type an operand was converted from
@@ -397,7 +445,8 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // indirection level up: kept when num_stages - 1 > 1, and then every kept load's latency is
   // (num_stages - 1) / 2 (loadOpsToIndirectionLevel, assignLatencies). It is buffered too, one
   // [BLOCK_N] i32 buffer per use (the K and the V address), as measured.
-  const bool idx_pipe = (k_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
+  // (MLA's uncast K is not buffered, its Kpe is: the index still feeds a buffered load)
+  const bool idx_pipe = (k_pipe || kpe_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
   const int latency = idx_pipe ? (c.s - 1) / 2 : c.s - 1;
   // tcgen05 (sm_100/103): the operands are NVMMA-shared (aligned 128 B x swizzle / 16,
   // lib/Dialect/TritonGPU/IR/Dialect.cpp; docs/triton-model.md §4.2), each MMA waits on an
@@ -470,8 +519,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // The loop's own types and buffering (the extend loop: q's type, not paged; the ALiBi
     // kernel's loops: alibi_loop).
     const AlibiLoop alibi = alibi_loop(c.l, li);
-    const bool ext = (extend2 && li == 1) || alibi.dense;
-    const bool kv_cast = kv_cast0 && !alibi.dense;
+    const bool dense = alibi.dense || prefix_dense_loop(c.l, li);
+    const bool ext = (extend2 && li == 1) || dense;
+    const bool kv_cast = kv_cast0 && !dense;
     const int kb = ext ? bits(c.l.q_dtype) / 8 : static_cast<int>(kb0);
     // AssignLatencies works loop by loop: a loop without a page-table load (the new tokens'
     // loop) has no indirection level and its loads take num_stages - 1.
@@ -485,7 +535,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     const bool gated = skip_tile_gated(c.l, li == 0 && first_is_prefix);
     const bool unbuf = gated || alibi.unbuffered;
     const bool k_pipe = k_pipe0 && !unbuf, kpe_pipe = kpe_pipe0 && !unbuf;
-    const bool v_pipe = v_pipe0 && !unbuf;
+    // (the loop's own dot type: SGLang's extend loop and the dense loops dot in q's type)
+    const bool v_pipe =
+        v_pipe0 && !unbuf &&
+        !wgmma_8bit_v_unbuffered(mma.version, ext ? bits(c.l.q_dtype) : dot_bits, p.v_from_k);
     const bool idx_pipe = idx_pipe_l && !gated;
     any_pipe = any_pipe || k_pipe || kpe_pipe || v_pipe;
     if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
@@ -493,10 +546,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
     if (v_pipe)
       bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
-    // SGLang's kv_indices are int64 and give one buffer (extend_attention.py offs_kv_loc);
-    // vLLM's block tables / req_to_tokens are int32, one buffer per K and V address.
+    // SGLang's kv_indices are int64, vLLM's block tables / req_to_tokens int32; one buffer per
+    // layout the index is used in (index_copies).
     if (idx_pipe && li < p.paged_loops) {
-      const int uses = idx_buffer_uses(c.l, sglang, k_pipe, v_pipe);
+      const int uses = index_copies(p, c.w, k_pipe, kpe_pipe, v_pipe);
       for (int u = 0; u < uses; ++u)
         bufs.add(latency * p.n * (sglang ? 8 : 4), 16, base + 3 + u, end, Component::B);
     }
@@ -523,6 +576,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       if (async) {
         bufs.add(16, 16, base + 5, end, Component::KernelBarriers);
         bufs.add(16, 16, base + 6, end, Component::KernelBarriers);
+        // with DPE a third MMA, tl.dot(qpe, kpe), and its barrier array (TTGIR: three
+        // 2x1xi64 for SGLang's _fwd_kernel_unified D 128 / DPE 64 at S 3)
+        if (p.dpe > 0) bufs.add(16, 16, base + 7, end, Component::KernelBarriers);
       } else {
         bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
         bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
