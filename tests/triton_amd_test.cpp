@@ -231,12 +231,14 @@ TEST(TritonAmdRules, FmaDotOfFp8Operands) {
                         Code::triton_amd_unmodelled));
 }
 
-// SGLang USE_TMA down GEMM (triton_amd_tma.cpp): on gfx950 with the MFMA's warps all along N,
-// A alone is multi-buffered (num_stages - 1 buffers, num_stages with async copy) and B is
-// prefetched in registers; gfx942 and warps along M are declined.
+// SGLang USE_TMA down GEMM (triton_amd_tma.cpp): on gfx950 from num_stages 2 on, with the MFMA's
+// warps all along N, A alone is multi-buffered (num_stages - 1 buffers, num_stages with async
+// copy) and B is prefetched in registers; with warps along M B is buffered too. Where nothing is
+// pipelined (gfx942 at every num_stages, gfx950 at 1) A's tile and B's conversion scratch take
+// turns.
 model::KernelConfig amd_tma(int arch, long long m, long long n, long long k, const char* dtype,
-                            int stages, bool async) {
-  auto c = amd_cfg("triton_fused_moe", arch, m, n, k, dtype, 4, stages, async);
+                            int stages, bool async, int warps = 4) {
+  auto c = amd_cfg("triton_fused_moe", arch, m, n, k, dtype, warps, stages, async);
   c.engine = model::EngineRelease::SglangD6ef6888;
   c.tuned.use_tma = true;
   if (std::string(dtype) == "fp8_w8a8") {  // the table's dtype=fp8_w8a8, block_shape=[128, 128]
@@ -268,15 +270,45 @@ TEST(TritonAmdRules, SglangUseTmaGfx950) {
   EXPECT_EQ(*test::eval(amd_tma(kGfx950, 16, 128, 128, "fp8_w8a8", 4, false)).smem_bytes, 6144);
   // bf16 64x128x64, 3 stages, async: 3 x 64·64·2 = 24576 B (A's 8192-byte tile is not padded)
   EXPECT_EQ(*test::eval(amd_tma(kGfx950, 64, 128, 64, "bf16", 3, true)).smem_bytes, 24576);
-  // declined: gfx942, warps along M (16x32), a 16-bit async A tile of 16 KiB
-  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx942, 16, 128, 128, "bf16", 3, false)),
+  // warps along M, 16x32x128 bf16 with 4 warps ([4, 1]), 4 stages, async: 4 x (16·128·2 +
+  // 128·32·2) = 49152 B (measured 49152, run T); 64x128x128 with 8 warps ([2, 4]), 2 stages:
+  // 2 x (16384 + 32768) = 98304 B with async copy, 49152 without (measured both)
+  r = test::eval(amd_tma(kGfx950, 16, 32, 128, "bf16", 4, true));
+  EXPECT_EQ(*r.smem_bytes, 49152);
+  EXPECT_EQ(amd_part(r, Component::B), 32768);
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, true, 8)).smem_bytes, 98304);
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, false, 8)).smem_bytes, 49152);
+  // a 16-bit async A tile of 16 KiB is not padded: 64x128x128 bf16, 2 warps, 2 stages: 2 x
+  // 16384 = 32768 B (measured 32768)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, true, 2)).smem_bytes, 32768);
+  // num_stages 1: nothing pipelined. 32x128x128 bf16: A 32·128·2 = 8192 B; B's [128, 128] load
+  // (lanes along N, warps along K) -> dot operand (MFMA 32, kWidth 4, warps [1, 4]) scratch
+  // 8192 B; never live together: 8192 B either way (measured 8192, async on and off)
+  r = test::eval(amd_tma(kGfx950, 32, 128, 128, "bf16", 1, false));
+  EXPECT_EQ(*r.smem_bytes, 8192);
+  EXPECT_EQ(*test::eval(amd_tma(kGfx950, 32, 128, 128, "bf16", 1, true)).smem_bytes, 8192);
+  EXPECT_FALSE(test::has(r, Code::triton_amd_unmodelled));
+  // num_warps outside 2..8: not measured
+  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, false, 16)),
                         Code::triton_amd_unmodelled));
-  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx950, 16, 32, 256, "bf16", 2, true)),
-                        Code::triton_amd_unmodelled));
-  EXPECT_TRUE(test::has(test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, true)),
-                        Code::triton_amd_unmodelled));
-  EXPECT_FALSE(test::has(test::eval(amd_tma(kGfx950, 64, 128, 128, "bf16", 2, false)),
-                         Code::triton_amd_unmodelled));
+}
+
+TEST(TritonAmdRules, SglangUseTmaGfx942) {
+  // Nothing pipelined at any num_stages. bf16 16x128x128: A 16·128·2 = 4096 B; B's conversion
+  // scratch 16384 B, half the 32768-byte tile (the swizzle's repetitions); the larger is the peak:
+  // 16384 B at num_stages 2, 3 and 4 (measured 16384 at 2 and 3, async copy on and off)
+  for (int stages : {2, 3, 4}) {
+    const auto r = test::eval(amd_tma(kGfx942, 16, 128, 128, "bf16", stages, stages == 3));
+    EXPECT_EQ(*r.smem_bytes, 16384) << stages;
+    EXPECT_EQ(amd_part(r, Component::A), 0);  // the breakdown is the peak's: B's scratch alone
+    EXPECT_EQ(amd_part(r, Component::B), 16384);
+    EXPECT_TRUE(test::has(r, Code::triton_amd_tma_stages_no_effect));
+    EXPECT_FALSE(test::has(r, Code::triton_amd_unmodelled));
+  }
+  // bf16 64x128x64 (MFMA 32): A 8192 B, B's scratch 8192 B (measured 8192)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx942, 64, 128, 64, "bf16", 3, false)).smem_bytes, 8192);
+  // fp8 block-wise 16x128x128: A 2048 B, B's scratch the whole 16384-byte tile (measured 16384)
+  EXPECT_EQ(*test::eval(amd_tma(kGfx942, 16, 128, 128, "fp8_w8a8", 2, true)).smem_bytes, 16384);
 }
 
 // No tl.dot minimum on AMD (get_min_dot_size is (1, 1, 1)); declined launches say why.

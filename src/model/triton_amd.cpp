@@ -113,6 +113,21 @@ Buffers buffers(const Decisions& d, int stages) {
     bufs.add(d.amd_dequant_once, 16, kInLoop, kInLoop + 1, Component::B);
     return bufs;
   }
+  if (d.amd_tma) {
+    // SGLang USE_TMA (triton_amd_tma.cpp tma_operands). Pipelined (gfx950, num_stages >= 2): A's
+    // nbuf x [BM, BK] buffer, B's own when the MFMA warps are along M (else B is prefetched in
+    // registers). Not pipelined: A's local_alloc and B's conversion scratch in the loop, never
+    // live together, nor with the scale conversion (dumps: all at offset 0).
+    if (d.cc == kGfx950 && stages >= 2) {
+      bufs.add(nbuf * d.a_tile, 16, kBeforeLoop, kAfterLoop, Component::A);
+      if (d.amd_tma_b_lds) bufs.add(nbuf * d.b_tile, 16, kBeforeLoop + 1, kAfterLoop, Component::B);
+    } else {
+      bufs.add(d.a_tile, 16, kInLoop + 2, kInLoop + 3, Component::A);
+      bufs.add(d.amd_tma_b_cvt, 16, kInLoop + 4, kInLoop + 5, Component::B);
+    }
+    bufs.add(d.scale_cvt, 16, kInLoop, kInLoop + 1, Component::LayoutConversion);
+    return bufs;
+  }
   // Which loads are pipelined (operand_pipelined): none at num_stages 1. One that is not stays
   // in the loop: its blocked -> MFMA dot-operand conversion is a local_alloc of the whole tile
   // + local_load when it needs shared memory (a_reg_smem / b_reg_smem, operand_cvt_needs_lds),
@@ -186,9 +201,7 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // are pipelined differently from the pointer kernel's (docs/triton-amd-model.md §6).
   // triton_amd_tma.cpp gives the rule and what it does not cover.
   if (k.tma)
-    if (const char* what = tma_unmodelled(cfg, arch, async, w, ib)) unmodelled(what);
-  if (k.tma && p.stages < 2)
-    unmodelled("tensor-descriptor loads (SGLang USE_TMA) with num_stages 1 (not measured)");
+    if (const char* what = tma_unmodelled(cfg, w)) unmodelled(what);
   // gfx950 with async copy gives large 16-bit operand tiles padded_shared encodings
   // (cdna4_pad_bytes) for an MFMA of non-K extent 16 or 32: AccelerateAMDMatmul.cpp
   // chooseMfmaInstruction takes matrix_instr_nonkdim when set, else 32 when min(BM, BN) >= 32,
@@ -241,17 +254,19 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   d.in_bits = ib;
   d.fp8_block = k.fp8_block;
   d.a_tile = cfg.m * cfg.k * eb;
-  // USE_TMA on gfx950 (triton_amd_tma.cpp): B is prefetched in registers, no LDS buffer.
-  d.b_tile = k.tma ? 0 : cfg.k * cfg.n * bb / 8;
-  d.a_load_bits = static_cast<int>(pa * ib);
-  d.b_load_bits = static_cast<int>(pb * bb);
-  if (mfma_non_k != 0 &&
-      !k.tma) {  // cdna4_pad_bytes pads 16-bit tiles only (int8_w8a16's B is not)
+  d.b_tile = cfg.k * cfg.n * bb / 8;
+  // USE_TMA (triton_amd_tma.cpp): the rewritten loads know no contiguity, one element each.
+  d.a_load_bits = k.tma ? ib : static_cast<int>(pa * ib);
+  d.b_load_bits = k.tma ? bb : static_cast<int>(pb * bb);
+  // cdna4_pad_bytes pads 16-bit tiles only (int8_w8a16's B is not). USE_TMA's buffers are never
+  // padded (run T: 17 gfx950 rows with async copy and a 16-bit A tile of 16 KiB or more, every
+  // one the unpadded sum).
+  if (mfma_non_k != 0 && !k.tma) {
     d.a_pad_bytes = cdna4_pad_bytes(cfg.m, cfg.k, ib, mfma_non_k);
     d.b_pad_bytes = cdna4_pad_bytes(cfg.k, cfg.n, bb, mfma_non_k);
   }
-  d.a_can_pipeline = k.tma || d.a_load_bits >= 32;
-  d.b_can_pipeline = !k.tma && d.b_load_bits >= 32;
+  d.a_can_pipeline = d.a_load_bits >= 32;
+  d.b_can_pipeline = d.b_load_bits >= 32;
   // fused_moe_kernel_gptq_awq: the weight, b_scale and the dequantised B (triton_amd_dequant.cpp).
   bool dequant_stage1_ok = false;
   if (k.b_dequant_bits > 0) {
@@ -289,7 +304,7 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // on gfx942 (operand_pipelined) — keep their blocked -> MFMA dot-operand conversion in the
   // loop (docs/triton-amd-model.md §3b): does it need shared memory?
   // (fused_moe_kernel_gptq_awq: its B is no dot-operand load; triton_amd_dequant.cpp decides.
-  // USE_TMA: triton_amd_tma.cpp, B stays in registers, A is buffered.)
+  // USE_TMA: triton_amd_tma.cpp tma_operands.)
   bool stage1_ok = dequant_stage1_ok;
   if (fma == 1) {
     // The FMA dot (fma_dot): no multi-buffering at any num_stages. Block-quantised kernels'
@@ -298,7 +313,10 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
       unmodelled("an FMA dot (no MFMA instruction fits) with a scale conversion (not measured)");
     fma_dot(d, k.out_bits);
     stage1_ok = true;
-  } else if (k.b_dequant_bits == 0 && !k.tma)
+  } else if (k.tma) {
+    tma_operands(d, cfg.tuned.matrix_instr_nonkdim.value_or(0), cfg.tuned.kpack.value_or(1));
+    stage1_ok = true;
+  } else if (k.b_dequant_bits == 0)
     if (const char* what =
             unpipelined_operands(d, cfg.tuned.matrix_instr_nonkdim.value_or(0),
                                  cfg.tuned.kpack.value_or(1), k.int8, p.stages, &stage1_ok))
@@ -311,6 +329,13 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     p.stages_matter = false;
     why.note([&] {
       return diag(Code::triton_amd_stages_no_effect).stages("stages", p.stages, p.stage_param);
+    });
+  }
+  // USE_TMA on gfx942: neither rewritten load is pipelined (tma_operands), at any num_stages.
+  if (p.sizes_known && d.amd_tma && arch == kGfx942) {
+    p.stages_matter = false;
+    why.note([&] {
+      return diag(Code::triton_amd_tma_stages_no_effect).stages("stages", p.stages, p.stage_param);
     });
   }
   if (explain && p.sizes_known && d.amd_fma) {
@@ -331,6 +356,16 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     if (p.stages < 2)
       p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
                  "), num_stages 1: no pipelining";
+    if (d.amd_tma && d.amd_tma_b_lds && p.stages >= 2 && arch == kGfx950)
+      p.kernel = std::string("MFMA (CDNA4), ") + (async ? "async copy: " : "register prefetch: ") +
+                 std::to_string(nbuf) + (nbuf == 1 ? " LDS buffer" : " LDS buffers") +
+                 " of A and B (tensor descriptors rewritten to pointer loads; MFMA warps along "
+                 "M: B replicated across warps, staged in LDS)";
+    if (d.amd_tma && (arch == kGfx942 || p.stages < 2))
+      p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
+                 "), tensor descriptors rewritten to pointer loads, nothing pipelined: A " +
+                 std::to_string(d.a_tile) + " B through LDS, B's layout conversion " +
+                 std::to_string(d.amd_tma_b_cvt) + " B";
     const bool a_loop = !operand_pipelined(d, 0, p.stages),
                b_loop = !operand_pipelined(d, 1, p.stages);
     if (!k.tma && (a_loop || b_loop)) {

@@ -18,10 +18,8 @@ int log2_of(long long x) {
   return r;
 }
 
-/// BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp 64)
-/// (lib/Dialect/TritonGPU/IR/Dialect.cpp) of a rank-2 tensor: from the contiguous dimension
-/// `contig_dim`, each takes clamp(threads left, 1, shape / sizePerThread) threads, lanes first;
-/// the last dimension the lanes and warps that are left.
+}  // namespace
+
 Blocked blocked_64(const std::array<long long, 2>& shape, const std::array<long long, 2>& spt,
                    int contig_dim, int num_warps) {
   const int i = contig_dim, j = 1 - contig_dim;
@@ -40,6 +38,8 @@ Blocked blocked_64(const std::array<long long, 2>& shape, const std::array<long 
   blk.wpc[j] = log2_of(num_warps / wpc_i);
   return blk;
 }
+
+namespace {
 
 /// The coalesced layout of a K-contiguous [rows, cols] load (contig_dim: 1 for A [BM, BK], 0
 /// for B [BK, BN]) with 64-lane wavefronts: sizePerThread along K = min(16 B / element, K,

@@ -3,11 +3,21 @@
 // acd81049917c62aa156fff2669ae25664048ac77; the stored versions read are named where cited).
 #pragma once
 
+#include <array>
+
 namespace tilefit::model::triton {
 struct Decisions;
-}
+struct Blocked;  // triton_layout.hpp
+}  // namespace tilefit::model::triton
 
 namespace tilefit::model::triton::amd {
+
+/// BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp 64)
+/// (lib/Dialect/TritonGPU/IR/Dialect.cpp) of a rank-2 tensor: from the contiguous dimension
+/// `contig_dim`, each takes clamp(threads left, 1, shape / sizePerThread) threads, lanes first;
+/// the last dimension the lanes and warps that are left. `spt` in elements.
+Blocked blocked_64(const std::array<long long, 2>& shape, const std::array<long long, 2>& spt,
+                   int contig_dim, int num_warps);
 
 /// The MFMA encoding AccelerateAMDMatmul gives the dot (BlockedToMFMA::matchAndRewrite).
 struct Mfma {

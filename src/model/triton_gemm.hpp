@@ -113,6 +113,12 @@ struct Decisions {
   /// dot-operand layout (0: a register conversion) and the epilogue's C conversion scratch.
   bool amd_fma = false;
   Bytes amd_fma_a = 0, amd_fma_b = 0, amd_fma_c = 0;
+  /// AMD SGLang USE_TMA (src/model/triton_amd_tma.cpp tma_operands): the loads rewritten from
+  /// tensor descriptors; whether gfx950's pipeliner also buffers B (MFMA warps along M), and
+  /// B's [1, BN, BK] blocked -> dot-operand conversion scratch where nothing is pipelined.
+  bool amd_tma = false;
+  bool amd_tma_b_lds = false;
+  Bytes amd_tma_b_cvt = 0;
 };
 
 struct Blocked;  // triton_layout.hpp
@@ -188,10 +194,12 @@ struct MfmaWarps {
 };
 MfmaWarps mfma_warps(long long m, long long n, int num_warps, int mfma_non_k);
 /// SGLang USE_TMA (tensor-descriptor loads rewritten to pointer loads): why the launch is not
-/// modelled, or nullptr when its rule applies (A multi-buffered, B in registers;
-/// triton_amd_tma.cpp).
-const char* tma_unmodelled(const KernelConfig& cfg, int arch, bool async, int num_warps,
-                           int in_bits);
+/// modelled, or nullptr when tma_operands' rules apply (triton_amd_tma.cpp).
+const char* tma_unmodelled(const KernelConfig& cfg, int num_warps);
+/// SGLang USE_TMA (d's tiles, warps, in_bits and cc set): sets d.amd_tma, d.amd_tma_b_lds and
+/// d.amd_tma_b_cvt (triton_amd_tma.cpp). `forced_non_k`: matrix_instr_nonkdim (0: Triton's
+/// choice, else 16 or 32); `kpack` as given.
+void tma_operands(Decisions& d, int forced_non_k, int kpack);
 }  // namespace amd
 
 /// What both Triton families share: Triton's NVIDIA targets from Ampere on (mma v2 and later),
