@@ -418,10 +418,14 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     return false;
   }
   if (fma) {
-    // Every operand is a local_alloc + local_load in the loop (ReduceDataDuplication); Q and
-    // Qpe are live with K until their dots, P and V each alone (observed on every sm_75 row).
-    bufs.add(p.m * p.d * db, 16, 20, 23, Component::A);
-    bufs.add(p.m * p.dpe * db, 16, 20, 25, Component::A);
+    // Every operand is a local_alloc + local_load in the loop (ReduceDataDuplication). Q's and
+    // Qpe's copies, hoisted before the loop (fma_every_loop_gated's LICM), stay live through
+    // the whole body: K, the reduction, P and V each sit beside them, one after another (TTGIR
+    // dumps on sm_75 with BLOCK_M > head_dim, where P outgrows K: SGLang context_attention_fwd
+    // 128x64 Q at offset 0, K, P 128x32xf32 and V at 32768; prefix_prefill's new-token loop
+    // P 64x64xf32 at 0 under Q at 16384; run Y, tools/attention/README.md).
+    bufs.add(p.m * p.d * db, 16, 20, 33, Component::A);
+    bufs.add(p.m * p.dpe * db, 16, 20, 33, Component::A);
     bufs.add(k_tile * db, 16, 21, 23, Component::B);
     bufs.add(kpe_tile * db, 16, 24, 25, Component::B);
     bufs.add(p.m * p.n * db, 16, 30, 31, Component::LayoutConversion);
