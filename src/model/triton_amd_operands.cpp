@@ -10,15 +10,12 @@
 #include "triton_layout.hpp"
 
 namespace tilefit::model::triton::amd {
-namespace {
 
 int log2_of(long long x) {
   int r = 0;
   while ((1LL << (r + 1)) <= x) ++r;
   return r;
 }
-
-}  // namespace
 
 Blocked blocked_64(const std::array<long long, 2>& shape, const std::array<long long, 2>& spt,
                    int contig_dim, int num_warps) {

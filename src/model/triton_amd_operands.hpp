@@ -12,6 +12,9 @@ struct Blocked;  // triton_layout.hpp
 
 namespace tilefit::model::triton::amd {
 
+/// floor(log2(x)) for x >= 1 (block extents are powers of two: their exponent).
+int log2_of(long long x);
+
 /// BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp 64)
 /// (lib/Dialect/TritonGPU/IR/Dialect.cpp) of a rank-2 tensor: from the contiguous dimension
 /// `contig_dim`, each takes clamp(threads left, 1, shape / sizePerThread) threads, lanes first;

@@ -56,16 +56,6 @@ const char* tma_unmodelled(const KernelConfig& cfg, int num_warps) {
   return nullptr;
 }
 
-namespace {
-
-int log2_of(long long x) {
-  int r = 0;
-  while ((1LL << (r + 1)) <= x) ++r;
-  return r;
-}
-
-}  // namespace
-
 void tma_operands(Decisions& d, int forced_non_k, int kpack) {
   // Which loads the pipeliner buffers. The rewritten pointers are built from the descriptors'
   // runtime strides, so AxisInfo knows no contiguity: every load moves one element per vector,
