@@ -15,6 +15,7 @@ allocate-shared-memory pass, re-run on the TTGIR (every buffer's allocation.offs
 must equal shared).
 """
 import inspect
+import gzip
 import json
 import os
 import re
@@ -231,7 +232,7 @@ def work(job):
 
 def main():
     global DUMPDIR
-    spec = json.load(open(sys.argv[1]))
+    spec = json.load(gzip.open(sys.argv[1], "rt") if sys.argv[1].endswith(".gz") else open(sys.argv[1]))
     if len(sys.argv) > 3:
         DUMPDIR = sys.argv[3]
         os.makedirs(DUMPDIR, exist_ok=True)

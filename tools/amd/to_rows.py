@@ -9,6 +9,7 @@ split ("dev": used while writing the rules, "holdout": never looked at before th
 tutorial-matmul rows follow tests/data/triton-3.6.jsonl (a config for the config reader).
 Launches that Triton's launcher rejects before compiling (TypeError: SPLIT_K missing) give no row."""
 import hashlib
+import gzip
 import json
 import sys
 
@@ -34,7 +35,7 @@ def expect(r, arch):
 
 def main():
     res, jobs, out = sys.argv[1:4]
-    base = {b["base"]: b for b in json.load(open(jobs))["base"]}
+    base = {b["base"]: b for b in json.load(gzip.open(jobs, "rt") if jobs.endswith(".gz") else open(jobs))["base"]}
     n = 0
     with open(out, "w") as f:
         for line in open(res):
