@@ -114,11 +114,12 @@ Buffers buffers(const Decisions& d, int stages) {
     return bufs;
   }
   if (d.amd_tma) {
-    // SGLang USE_TMA (triton_amd_tma.cpp tma_operands). Pipelined (gfx950, num_stages >= 2): A's
-    // nbuf x [BM, BK] buffer, B's own when the MFMA warps are along M (else B is prefetched in
-    // registers). Not pipelined: A's local_alloc and B's conversion scratch in the loop, never
-    // live together, nor with the scale conversion (dumps: all at offset 0).
-    if (d.cc == kGfx950 && stages >= 2) {
+    // SGLang USE_TMA (triton_amd_tma.cpp tma_operands). Pipelined (operand_pipelined: gfx950 from
+    // num_stages 2; never on gfx942, whose rewritten loads are below 32 bits): A's nbuf x [BM, BK]
+    // buffer, B's own when the MFMA warps are along M (else B is prefetched in registers). Not
+    // pipelined: A's local_alloc and B's conversion scratch in the loop, never live together,
+    // nor with the scale conversion (dumps: all at offset 0).
+    if (operand_pipelined(d, 0, stages)) {
       bufs.add(nbuf * d.a_tile, 16, kBeforeLoop, kAfterLoop, Component::A);
       if (d.amd_tma_b_lds) bufs.add(nbuf * d.b_tile, 16, kBeforeLoop + 1, kAfterLoop, Component::B);
     } else {
@@ -356,12 +357,13 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     if (p.stages < 2)
       p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
                  "), num_stages 1: no pipelining";
-    if (d.amd_tma && d.amd_tma_b_lds && p.stages >= 2 && arch == kGfx950)
+    const bool tma_pipelined = d.amd_tma && operand_pipelined(d, 0, p.stages);
+    if (tma_pipelined && d.amd_tma_b_lds)
       p.kernel = std::string("MFMA (CDNA4), ") + (async ? "async copy: " : "register prefetch: ") +
                  std::to_string(nbuf) + (nbuf == 1 ? " LDS buffer" : " LDS buffers") +
                  " of A and B (tensor descriptors rewritten to pointer loads; MFMA warps along "
                  "M: B replicated across warps, staged in LDS)";
-    if (d.amd_tma && (arch == kGfx942 || p.stages < 2))
+    if (d.amd_tma && !tma_pipelined)
       p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
                  "), tensor descriptors rewritten to pointer loads, nothing pipelined: A " +
                  std::to_string(d.a_tile) + " B through LDS, B's layout conversion " +
