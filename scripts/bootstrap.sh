@@ -9,7 +9,8 @@ packages=(g++ cmake make libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev
           librsvg2-bin  # rsvg-convert: CTest svg_render draws the SVG pictures
           python3-pytest  # the Python package's tests (CTest python_package)
           clang libclang-rt-14-dev  # clang + its runtime: scripts/sanitize.sh, scripts/fuzz.sh
-          clang-format)  # CTest format: the tree is formatted (.clang-format, docs/house-rules.md)
+          clang-format  # CTest format: the tree is formatted (.clang-format, docs/dev/house-rules.md)
+          mkdocs)  # CTest docs_site: the docs build as a site, broken links failing (mkdocs.yml)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Format tilefit's C and C++ sources with the repository's .clang-format (docs/house-rules.md).
+# Format tilefit's C and C++ sources with the repository's .clang-format (docs/dev/house-rules.md).
 # Usage: scripts/format.sh            format every tracked source in place
 #        scripts/format.sh --check [clang-format]   list the files that are not formatted; exit 1 if any
 # The .def tables and third-party files are not formatted.

@@ -5,7 +5,7 @@
 // real tuned-table reader) — through the model.
 //
 // Every row the model sizes must be exact (status and smem_bytes). A row the model declines
-// carries triton_amd_unmodelled (docs/triton-amd-model.md §6 lists what is not modelled); the
+// carries triton_amd_unmodelled (docs/dev/triton-amd-model.md §6 lists what is not modelled); the
 // counts of both, on the development rows and on the hold-out (never looked at while the rules
 // were written), are checked so that coverage cannot silently shrink. Triton's own crashes
 // (PassManager::run failed in TritonAMDGPUBlockPingpong / CanonicalizePointers) and launches that
@@ -168,7 +168,7 @@ TEST(AmdTritonGroundTruth, RowsThroughTheRealReader) {
   }
   for (const auto& [what, n] : declined_by_what)
     std::cout << "declined " << n << ": " << what << "\n";
-  // The counts of docs/triton-amd-model.md §7 (exact / declined, development and hold-out).
+  // The counts of docs/dev/triton-amd-model.md §7 (exact / declined, development and hold-out).
   EXPECT_EQ(exact["dev"], 22766);
   EXPECT_EQ(exact["holdout"], 6881);
   EXPECT_EQ(declined["dev"], 0);

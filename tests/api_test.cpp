@@ -1,6 +1,6 @@
 // The C++ API (include/tilefit/tilefit.hpp): what a launcher calls before
 // GemmUniversalAdapter::initialize(). Hand-computed values are the story's FINALIZE tile
-// (docs/sm120-moe-finalize.md): 102400 B at the builder's 3 stages, 74752 B at 2 (27648 B a stage).
+// (docs/dev/sm120-moe-finalize.md): 102400 B at the builder's 3 stages, 74752 B at 2 (27648 B a stage).
 #include <gtest/gtest.h>
 
 #include <numeric>

@@ -140,7 +140,7 @@ bool has_code(tfm::Findings& f, tfm::Code c) {
 /// exact at first scoring, and run W's 25 README levers), 818 of them hold-out. Each row is exact (status
 /// and bytes), declined (attn_unmodelled: the model claims no size) or wrong; the exact counts
 /// are floors, the declined counts pinned (a new decline is a decision: update them and
-/// docs/triton-attention-model.md §6-§7).
+/// docs/dev/triton-attention-model.md §6-§7).
 constexpr int kMeasuredInSample = 5029;
 constexpr int kExactInSampleFloor = 5029;
 constexpr int kDeclinedInSample = 0;
@@ -205,7 +205,7 @@ TEST(AttentionKernelModel, MeasuredRows) {
   for (const auto& [what, n] : declined_by_what)
     std::cout << "  declined " << n[0] << " (hold-out " << n[1] << "): " << what << "\n";
   if (std::getenv("TILEFIT_ATTN_MISSES")) std::cout << misses.str();
-  // Not every launch is modelled exactly yet (docs/triton-attention-model.md §7 lists what is
+  // Not every launch is modelled exactly yet (docs/dev/triton-attention-model.md §7 lists what is
   // not): the exact counts are floors, so a change that loses a row fails. The hold-out rows
   // are reported, never tuned on.
   if (total == kMeasuredInSample) {
@@ -291,7 +291,7 @@ TEST(AttentionKernelModel, KernelFunctionNames) {
 }
 
 // vLLM #46721: the MLA decode with an fp8 cache on sm_120. Hand-computed from the rules
-// (docs/triton-attention-model.md §4): the cast copies of K [512, 32] and of V = trans(K), bf16,
+// (docs/dev/triton-attention-model.md §4): the cast copies of K [512, 32] and of V = trans(K), bf16,
 // 2 x 32768; Q [16, 512] bf16 16384; the raw fp8 K buffer (num_stages 2: one copy) 16384; Qpe
 // [16, 64] bf16 2048; the raw fp8 Kpe buffer [64, 32] 2048.
 TEST(AttentionKernelModel, MlaFp8DecodeOnSm120) {

@@ -81,7 +81,7 @@ void expect_device_problem(const FakeDevices& gpus, const std::string& args,
 TEST(FakeGpus, AreTheRealOnesLimits) {
   const device::DeviceInfo h200 = test::fake_h200();
   EXPECT_EQ(h200.limits.sm, 90);
-  EXPECT_EQ(h200.limits.optin_per_block, 232448);  // docs/device-validation.md, run 2
+  EXPECT_EQ(h200.limits.optin_per_block, 232448);  // docs/dev/device-validation.md, run 2
   EXPECT_EQ(h200.limits.per_sm, 233472);
   EXPECT_EQ(h200.sm_count, 132);
   EXPECT_TRUE(device::table_differences(h200).empty());
@@ -94,7 +94,7 @@ TEST(FakeGpus, AreTheRealOnesLimits) {
 TEST(FakeGpus, ProbeAnswersAsTheRealProbeOnTheH200) {
   const FakeDevices h200({test::fake_h200()});
   const FakeProbe probe(h200);
-  // docs/device-validation.md: 232448 B launches, 232449 B is refused (cudaErrorInvalidValue at
+  // docs/dev/device-validation.md: 232448 B launches, 232449 B is refused (cudaErrorInvalidValue at
   // cudaFuncSetAttribute), 22 launches.
   const auto b = probe.boundary(0);
   ASSERT_TRUE(b.ok()) << b.error().message;

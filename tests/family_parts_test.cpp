@@ -2,7 +2,7 @@
 // (src/model/families/<family>/) holds its rules (family.cpp) and its diagnostic codes with their
 // message templates (diagnostics.def, opening with its section); the row names that section and
 // the shared ones it also reports; every code the family owns renders from its declared keys
-// alone; its codes are in the README's table for it; and some measured row or golden names it.
+// alone; its codes are in the diagnostics reference's table for it; and some measured row or golden names it.
 // Fails when a family lacks a part.
 #include <gtest/gtest.h>
 
@@ -57,16 +57,13 @@ std::vector<std::string> placeholders(std::string_view t) {
   return out;
 }
 
-/// The README's "Diagnostics" section.
-std::string readme_diagnostics() {
-  const std::string readme = test::read_file(test::source_path("README.md"));
-  const std::size_t begin = readme.find("\n## Diagnostics\n");
-  const std::size_t end = readme.find("\n## ", begin + 1);
-  return begin == std::string::npos ? "" : readme.substr(begin, end - begin);
+/// The diagnostics reference (docs/reference/diagnostics.md, generated from the .def files).
+std::string reference_diagnostics() {
+  return test::read_file(test::source_path("docs/reference/diagnostics.md"));
 }
 
-/// The rows of the README table headed **`name`** (up to the next bold heading).
-std::string readme_table(const std::string& section, std::string_view name) {
+/// The rows of the reference's table headed **`name`** (up to the next bold heading).
+std::string reference_table(const std::string& section, std::string_view name) {
   const std::string head = "\n**" + std::string(name) + "**\n";
   const std::size_t begin = section.find(head);
   if (begin == std::string::npos) return "";
@@ -183,19 +180,19 @@ TEST(FamilyParts, EveryOwnedCodeRendersFromItsDeclaredKeys) {
       << "a code in a section that is neither common, a shared library's nor a family's";
 }
 
-TEST(FamilyParts, ReadmeHasATableOfEachFamilysCodes) {
-  const std::string section = readme_diagnostics();
-  ASSERT_FALSE(section.empty()) << "no Diagnostics section in the README";
+TEST(FamilyParts, ReferenceHasATableOfEachFamilysCodes) {
+  const std::string section = reference_diagnostics();
+  ASSERT_FALSE(section.empty()) << "no docs/reference/diagnostics.md";
   for (const model::FamilyRow& r : model::family_table()) {
     SCOPED_TRACE(std::string(r.diagnostics));
-    const std::string table = readme_table(section, r.diagnostics);
-    ASSERT_FALSE(table.empty()) << "the README's Diagnostics section has no table **"
+    const std::string table = reference_table(section, r.diagnostics);
+    ASSERT_FALSE(table.empty()) << "docs/reference/diagnostics.md has no table **"
                                 << r.diagnostics << "**";
     for (const Code c : model::section_codes(r.diagnostics))
       EXPECT_NE(table.find("| `" + std::string(model::code_name(c)) + "` | " +
                            std::string(model::severity_name(model::code_severity(c))) + " |"),
                 std::string::npos)
-          << model::code_name(c) << " is not in the README's table for " << r.diagnostics;
+          << model::code_name(c) << " is not in the reference's table for " << r.diagnostics;
   }
 }
 

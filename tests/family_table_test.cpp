@@ -1,6 +1,6 @@
 // The one family table (tilefit/model/family_table.hpp): every row complete, `tilefit families`
 // in text (byte for byte what it printed before the table existed) and --format json, both from
-// the table, and the README's "Kernel families" table checked against it.
+// the table, and the reference's table (docs/reference/families.md) checked against it.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -169,7 +169,7 @@ TEST(FamiliesCommand, TableIsTheDefaultAndOtherFormatsAreUsageErrors) {
   EXPECT_EQ(r.err.substr(0, r.err.find('\n')), "error: --format: csv not in {table,json}") << r.err;
 }
 
-// ---- the README -----------------------------------------------------------------------------
+// ---- the reference --------------------------------------------------------------------------
 
 /// The cells of a Markdown table row ("| a | b |"), trimmed; `\|` is a pipe inside a cell.
 std::vector<std::string> cells(const std::string& row) {
@@ -191,11 +191,13 @@ std::vector<std::string> cells(const std::string& row) {
   return out;
 }
 
-/// The rows of the first table under `## Kernel families` (header first, separator dropped).
-std::vector<std::vector<std::string>> readme_family_table() {
-  std::istringstream in(test::read_file(test::source_path("README.md")));
+/// The rows of the first table under `# Kernel families` of the reference (generated from
+/// `tilefit families --format json` by tools/docs/gen_reference.py; header first, separator
+/// dropped).
+std::vector<std::vector<std::string>> reference_family_table() {
+  std::istringstream in(test::read_file(test::source_path("docs/reference/families.md")));
   std::string line;
-  while (std::getline(in, line) && line != "## Kernel families") {
+  while (std::getline(in, line) && line != "# Kernel families") {
   }
   std::vector<std::vector<std::string>> rows;
   bool in_table = false;
@@ -211,17 +213,17 @@ std::vector<std::vector<std::string>> readme_family_table() {
   return rows;
 }
 
-TEST(FamilyTable, ReadmeListsExactlyTheFamilies) {
-  const auto rows = readme_family_table();
-  ASSERT_FALSE(rows.empty()) << "README.md: no table under \"## Kernel families\"";
+TEST(FamilyTable, ReferenceListsExactlyTheFamilies) {
+  const auto rows = reference_family_table();
+  ASSERT_FALSE(rows.empty()) << "docs/reference/families.md: no table under \"# Kernel families\"";
   EXPECT_EQ(rows[0], (std::vector<std::string>{"family", "kind", "runs on", "what is modelled"}));
   const auto table = model::family_table();
   ASSERT_EQ(rows.size() - 1, table.size())
-      << "README.md's Kernel families table has " << rows.size() - 1 << " rows, the family table "
+      << "docs/reference/families.md's table has " << rows.size() - 1 << " rows, the family table "
       << table.size();
   for (std::size_t i = 0; i < table.size(); ++i) {
     const auto& row = rows[i + 1];
-    ASSERT_EQ(row.size(), 4u) << "README.md family row " << i;
+    ASSERT_EQ(row.size(), 4u) << "docs/reference/families.md family row " << i;
     const model::FamilyRow& r = table[i];
     EXPECT_EQ(row[0], "`" + std::string(r.family->name()) + "`")
         << "row " << i << ": in inference order";
@@ -231,8 +233,8 @@ TEST(FamilyTable, ReadmeListsExactlyTheFamilies) {
   }
 }
 
-// The README's rows are split as Markdown does: escaped pipes stay in their cell.
-TEST(FamilyTable, ReadmeCellsParse) {
+// The reference's rows are split as Markdown does: escaped pipes stay in their cell.
+TEST(FamilyTable, ReferenceCellsParse) {
   EXPECT_EQ(cells("| `a` | CUTLASS | sm_90 | x \\| y |"),
             (std::vector<std::string>{"`a`", "CUTLASS", "sm_90", "x | y"}));
   EXPECT_EQ(cells("| a |  |"), (std::vector<std::string>{"a", ""}));

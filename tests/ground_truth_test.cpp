@@ -90,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(Triton36, GroundTruth, ::testing::ValuesIn(load_rows("t
 INSTANTIATE_TEST_SUITE_P(MeasuredTriton36, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-triton-3.6.jsonl")), row_name);
 // The 1920-config tuner grid (fp16 tutorial matmul), compiled by Triton 3.6.0 for sm_90 on the H200
-// and cross-compiled for sm_120 and sm_89 (docs/tuner-pruning.md, tools/triton/validate_prune.py).
+// and cross-compiled for sm_120 and sm_89 (docs/dev/tuner-pruning.md, tools/triton/validate_prune.py).
 INSTANTIATE_TEST_SUITE_P(MeasuredTriton36Grid, GroundTruth,
                          ::testing::ValuesIn(load_rows("measured-triton-3.6-grid.jsonl")),
                          row_name);

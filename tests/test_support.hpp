@@ -41,7 +41,7 @@ struct CliRun {
 // ---- fake GPUs ---------------------------------------------------------------------------------
 
 /// The GPUs the fakes are: what the real one reports through the CUDA Runtime (the built-in
-/// table's row for its architecture, which each matches: docs/device-validation.md for the
+/// table's row for its architecture, which each matches: docs/dev/device-validation.md for the
 /// H200; products.cpp for the names), driver and runtime CUDA 13.0.
 /// H200: sm_90, 132 SMs, 232448 B opt-in per block, 233472 B per SM.
 device::DeviceInfo fake_h200(int index = 0);

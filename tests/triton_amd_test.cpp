@@ -1,4 +1,4 @@
-// Triton 3.6 on gfx942/gfx950 (src/model/triton_amd.cpp, docs/triton-amd-model.md): the rules
+// Triton 3.6 on gfx942/gfx950 (src/model/triton_amd.cpp, docs/dev/triton-amd-model.md): the rules
 // computed by hand, max_stages tight, the breakdown summing to the total, and what is declined
 // (every measured row runs through the reader in amd_triton_ground_truth_test.cpp).
 #include <gtest/gtest.h>
@@ -143,7 +143,7 @@ TEST(TritonAmdRules, Gfx950AsyncPaddedLayouts) {
 
 // num_stages 1: nothing is pipelined; each operand's blocked -> MFMA dot-operand conversion goes
 // through a local_alloc of the whole tile only when cvtNeedsSharedMemory says so, and A's and B's
-// are never live together (docs/triton-amd-model.md §3b).
+// are never live together (docs/dev/triton-amd-model.md §3b).
 TEST(TritonAmdRules, NumStagesOneOperandConversions) {
   // 128x128x64 f16, 4 warps, gfx942: MFMA 32x32x8 (kWidth 4), warps [2, 2]. The loads hold 8
   // elements along K per thread, the dot operand 4: the registers differ across lanes and the
@@ -172,7 +172,7 @@ TEST(TritonAmdRules, NumStagesOneOperandConversions) {
 
 // Operand loads below 32 bits per thread: on gfx942 the pipeliner leaves them in the loop (their
 // conversion to the dot operand as at num_stages 1, beside the other operand's nbuf buffers); on
-// gfx950 they are multi-buffered like the others (docs/triton-amd-model.md §3b).
+// gfx950 they are multi-buffered like the others (docs/dev/triton-amd-model.md §3b).
 TEST(TritonAmdRules, NarrowOperandLoads) {
   // 32x64x16 f16, 8 warps, num_stages 3: A loads 512 / 512 = 1 element per thread (16 bits),
   // B 2 (32 bits). gfx942: B's 2 buffers of 2048 B + A's in-loop 1024 B tile (its conversion to

@@ -1,5 +1,5 @@
 // One source for the config vocabulary: the decoder, the did-you-mean suggestions and the
-// README's field table all come from tilefit/io/vocabulary.hpp.
+// guide's field table (docs/guide/config.md) all come from tilefit/io/vocabulary.hpp.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -12,10 +12,10 @@
 namespace tilefit::io {
 namespace {
 
-TEST(Vocabulary, ReadmeFieldTableIsGeneratedFromIt) {
-  const std::string readme = test::read_file(test::source_path("README.md"));
-  EXPECT_NE(readme.find(config_table_markdown()), std::string::npos)
-      << "README's Config format table differs from tilefit/io/vocabulary.cpp; it should read:\n"
+TEST(Vocabulary, GuideFieldTableIsGeneratedFromIt) {
+  const std::string guide = test::read_file(test::source_path("docs/guide/config.md"));
+  EXPECT_NE(guide.find(config_table_markdown()), std::string::npos)
+      << "docs/guide/config.md's field table differs from tilefit/io/vocabulary.cpp; it should read:\n"
       << config_table_markdown();
 }
 

@@ -75,7 +75,7 @@ def test_every_measured_triton_config():
 
 
 def test_tuner_grid_measured_on_the_h200():
-    """The 1920-config grid (docs/tuner-pruning.md) as Triton 3.6.0 compiled it on the H200 (sm_90) and for
+    """The 1920-config grid (docs/dev/tuner-pruning.md) as Triton 3.6.0 compiled it on the H200 (sm_90) and for
     sm_120 and sm_89: one prune call per arch keeps exactly the configs whose metadata.shared fits."""
     by_arch = collections.defaultdict(list)
     for line in open(DATA / "measured-triton-3.6-grid.jsonl"):

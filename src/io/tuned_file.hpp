@@ -1,5 +1,5 @@
 // vLLM's and SGLang's tuned fused-MoE config files, read as they are
-// (docs/triton-tuned-files.md has the grammar, the folder layouts and what the
+// (docs/dev/triton-tuned-files.md has the grammar, the folder layouts and what the
 // launchers do with an entry):
 //
 //   E=128,N=192,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8,block_shape=[128,128].json

@@ -12,7 +12,7 @@ constexpr Bytes KiB = 1024;
 // Sources, per column:
 //  * per-SM, opt-in per block, reserved per block, max CTAs/SM, registers and threads per SM:
 //    CCCL libcudacxx/include/cuda/__device/arch_traits.h (reserved = cc >= 80 ? 1024 : 0;
-//    optin = per_SM - reserved), as tabulated in docs/peers.md §3.
+//    optin = per_SM - reserved), as tabulated in docs/dev/peers.md §3.
 //  * CUTLASS's own capacity constants agree for sm90/sm100/sm120:
 //    include/cutlass/arch/arch.h:44-45 (sm100_smem_capacity_bytes = sm90 = 232448,
 //    sm120_smem_capacity_bytes = 101376) and python/cutlass_library/library.py:1203-1213

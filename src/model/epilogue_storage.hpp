@@ -12,7 +12,7 @@
 //                  detail.hpp:269-284); sm100_epilogue_nosmem.hpp:494-498 (EVT),
 //                  sm100_epilogue_array_nosmem.hpp:115-120 (legacy), in
 //                  Sm100TmaWarpSpecializedAdapter (detail.hpp:559-571)
-// docs/cutlass-smem-model.md §2.1-§2.6; pitfalls P3, P10, P17.
+// docs/dev/cutlass-smem-model.md §2.1-§2.6; pitfalls P3, P10, P17.
 #pragma once
 
 #include <array>

@@ -15,7 +15,7 @@ namespace {
 //    vllm/model_executor/layers/fused_moe/configs/ and SGLang's
 //    python/sglang/srt/layers/moe/fused_moe_triton/configs/triton_3_4_0/ (the names
 //    torch.cuda.get_device_name() returns, spaces replaced by "_";
-//    docs/triton-tuned-files.md §5), and the names NVIDIA's drivers give the other products listed;
+//    docs/dev/triton-tuned-files.md §5), and the names NVIDIA's drivers give the other products listed;
 //  * the compute capabilities: NVIDIA's CUDA GPU table (developer.nvidia.com/cuda-gpus) —
 //    A100/A800/A30 8.0; A10/A40/RTX A6000/RTX 30xx 8.6; L4/L20/L40/L40S/RTX 40xx/RTX 6000 Ada 8.9;
 //    H100/H200/H20/H800/GH200 9.0; B100/B200/GB200 10.0; B300/GB300 10.3; RTX 50xx and RTX PRO

@@ -1,7 +1,7 @@
 // The SM100 GEMM kernel shells (gemm/kernel/sm100_gemm_tma_warpspecialized*.hpp): the dense /
 // block-scaled UMMA kernel that sm100_umma and the engines' SM100 scaled_mm instantiate, and the
 // "MMA-transform" kernel of the blockwise-scaled FP8 GEMM (engine_fp8_sm100).
-// docs/cutlass-smem-model.md §5.
+// docs/dev/cutlass-smem-model.md §5.
 #pragma once
 
 #include "tilefit/model/layout.hpp"

@@ -1,6 +1,6 @@
 // The SM120 epilogue builder (epilogue/collective/builders/sm120_builder.inl), which maps
 // Sm120TmaWarpSpecialized onto the SM90 TMA collective (sm120_builder.inl:404-426), plus the
-// TensorRT-LLM / FlashInfer MoE epilogues built on it (docs/sm120-moe-finalize.md).
+// TensorRT-LLM / FlashInfer MoE epilogues built on it (docs/dev/sm120-moe-finalize.md).
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // The SM90 GEMM kernel shells (gemm/kernel/sm90_gemm_*tma_warpspecialized*.hpp), which SM90
 // and SM120 (dense, block-scaled, grouped) kernels all instantiate.
-// docs/cutlass-smem-model.md §3.7 and §4.5.
+// docs/dev/cutlass-smem-model.md §3.7 and §4.5.
 #pragma once
 
 #include "tilefit/model/layout.hpp"

@@ -1,5 +1,5 @@
 // Triton 3.6 on gfx942 / gfx950: the LDS rules (declared in triton_gemm.hpp, namespace amd;
-// docs/triton-amd-model.md; Python reference tools/amd/reference/amd_ref.py).
+// docs/dev/triton-amd-model.md; Python reference tools/amd/reference/amd_ref.py).
 //
 // Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
 // 3.6.0 wheel); the Python sources quoted are the wheel's own (triton/backends/amd/compiler.py,
@@ -188,7 +188,7 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
 
   reject_invalid(cfg, k, why);
 
-  // What the measured rows show the rules below do not cover (docs/triton-amd-model.md §6).
+  // What the measured rows show the rules below do not cover (docs/dev/triton-amd-model.md §6).
   auto unmodelled = [&](const char* what) {
     why.reject(
         [&] { return diag(Code::triton_amd_unmodelled).arch("arch", arch).name("what", what); });
@@ -199,7 +199,7 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   // is true with Triton 3.6, fused_moe_triton_kernels.py:32-56). Triton 3.6's HIPBackend.make_ttir
   // rewrites them to pointer loads (passes.ttir.add_rewrite_tensor_descriptor_to_pointer,
   // third_party/amd/backend/compiler.py); the rewritten A [BM, BK] and 3-D B [1, BN, BK] loads
-  // are pipelined differently from the pointer kernel's (docs/triton-amd-model.md §6).
+  // are pipelined differently from the pointer kernel's (docs/dev/triton-amd-model.md §6).
   // triton_amd_tma.cpp gives the rule and what it does not cover.
   if (k.tma)
     if (const char* what = tma_unmodelled(cfg, w)) unmodelled(what);
@@ -303,7 +303,7 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
   }
   // The loads that are not pipelined — every one at num_stages 1, one below 32 bits per thread
   // on gfx942 (operand_pipelined) — keep their blocked -> MFMA dot-operand conversion in the
-  // loop (docs/triton-amd-model.md §3b): does it need shared memory?
+  // loop (docs/dev/triton-amd-model.md §3b): does it need shared memory?
   // (fused_moe_kernel_gptq_awq: its B is no dot-operand load; triton_amd_dequant.cpp decides.
   // USE_TMA: triton_amd_tma.cpp tma_operands.)
   bool stage1_ok = dequant_stage1_ok;

@@ -1,5 +1,5 @@
 // Triton 3.6 on gfx942 / gfx950: fused_moe_kernel_gptq_awq's dequantised B (declared in
-// triton_gemm.hpp, namespace amd; docs/triton-amd-model.md §4b).
+// triton_gemm.hpp, namespace amd; docs/dev/triton-amd-model.md §4b).
 //
 // The kernel (vLLM 6adad087 fused_moe.py:65-296, SGLang d6ef6888
 // fused_moe_triton_kernels.py:92-321) loads per K step A [BM, BK] (bf16), the weight as [BK, BN]
@@ -78,7 +78,7 @@ const char* dequant_stage1(const KernelTraits& k, int forced_non_k, int kpack, D
   // always; A, not pipelined (add_schedule_loops(1) schedules no load stage), stays in the loop
   // and its blocked -> MFMA dot-operand conversion goes through a local_alloc of the whole tile
   // when it needs shared memory (operand_cvt_needs_lds: the rule of the plain kernels' loads
-  // left in the loop, docs/triton-amd-model.md §3b). A's allocation is live from the alloc to
+  // left in the loop, docs/dev/triton-amd-model.md §3b). A's allocation is live from the alloc to
   // its local_load, before the dequantised B's (measured: every int4 num_stages 1 row, both
   // targets, async copy on and off: both at offset 0, max(A, BK·BN·2)).
   const Mfma m = choose_mfma(d.cc, d.bm, d.bn, d.bk, 16, false, forced_non_k, kpack, d.num_warps);

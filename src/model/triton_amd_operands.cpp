@@ -1,5 +1,5 @@
 // Triton 3.6 on gfx942 / gfx950: the MFMA dot operands of a load that is not pipelined
-// (triton_amd_operands.hpp; docs/triton-amd-model.md §3b). Python reference:
+// (triton_amd_operands.hpp; docs/dev/triton-amd-model.md §3b). Python reference:
 // tools/amd/reference/amd_operands.py.
 #include "triton_amd_operands.hpp"
 

@@ -1,5 +1,5 @@
 // Triton 3.6 on gfx942 / gfx950: the MFMA dot operands of an operand load that is not pipelined
-// (docs/triton-amd-model.md §3b). Paths are relative to the Triton repository (3.6.0 =
+// (docs/dev/triton-amd-model.md §3b). Paths are relative to the Triton repository (3.6.0 =
 // acd81049917c62aa156fff2669ae25664048ac77; the stored versions read are named where cited).
 #pragma once
 

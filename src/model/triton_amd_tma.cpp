@@ -1,5 +1,5 @@
 // Triton 3.6 on gfx942 / gfx950: SGLang's USE_TMA down GEMM (tensor-descriptor loads), declared
-// in triton_gemm.hpp (namespace amd); docs/triton-amd-model.md §6.
+// in triton_gemm.hpp (namespace amd); docs/dev/triton-amd-model.md §6.
 //
 // Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
 // 3.6.0 wheel). SGLang d6ef6888 builds the descriptors on ROCm too (support_tensor_descriptor(),

@@ -295,7 +295,7 @@ Buffers buffers(const Decisions& d, int stages) {
   // TMA: one 8-byte mbarrier per buffer of the pipelined copies (LowerLoops.cpp:455-499
   // createTMABarrierAndWait; measured on sm_90, sm_100, sm_103, sm_120: nbuf · 8 B).
   // With fp8 operands that mma.sync promotes, A's and B's copies complete on barriers of their
-  // own (their local_loads and conversions are separate, §4.3 of docs/triton-model.md): two
+  // own (their local_loads and conversions are separate, §4.3 of docs/dev/triton-model.md): two
   // arrays (measured on sm_100, sm_103, sm_121: 16-byte aligned, nbuf · 8 B each).
   if (d.tma && stages > 1)
     for (int i = 0; i < (d.fp8_promoted ? 2 : 1); ++i)

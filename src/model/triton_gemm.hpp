@@ -4,7 +4,7 @@
 // block-scale buffers, layout-conversion scratch) — and the allocator that places it all.
 //
 // Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
-// sources the 3.6.0 wheel was built from; docs/triton-model.md says how that was
+// sources the 3.6.0 wheel was built from; docs/dev/triton-model.md says how that was
 // established). Every rule was first written and validated in a Python reference
 // (tools/triton/reference/ref_model.py, MODEL.md) against configs compiled by Triton 3.6.0.
 #pragma once
@@ -167,9 +167,9 @@ Plan triton_plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, F
 
 struct Buffers;  // triton_allocator.hpp
 
-/// Triton 3.6 on AMD targets (gfx942, gfx950): src/model/triton_amd.cpp, docs/triton-amd-model.md.
+/// Triton 3.6 on AMD targets (gfx942, gfx950): src/model/triton_amd.cpp, docs/dev/triton-amd-model.md.
 /// The rules cover the launches measured to be exact (num_stages >= 2, both operands pipelined,
-/// docs/triton-amd-model.md §4); every other launch is declined with triton_amd_unmodelled,
+/// docs/dev/triton-amd-model.md §4); every other launch is declined with triton_amd_unmodelled,
 /// never given a guessed size.
 namespace amd {
 /// HIPOptions' defaults (third_party/amd/backend/compiler.py, class HIPOptions).

@@ -5,7 +5,7 @@
 //
 // Paths are relative to the Triton repository at acd81049917c62aa156fff2669ae25664048ac77 (the
 // commit whose Python sources the 3.6.0 wheel matches byte for byte; see
-// docs/triton-model.md §"Source version"). The rules were worked out and validated in a
+// docs/dev/triton-model.md §"Source version"). The rules were worked out and validated in a
 // Python reference (MODEL.md §7, ll.py); this is its port.
 //
 // A LinearLayout (lib/Tools/LinearLayout.cpp) maps the in-dimensions register, lane, warp and

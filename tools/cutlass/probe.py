@@ -578,7 +578,7 @@ def gen_sm120(cfg: Config, row_id: str, origin: str) -> Probe:
     """sm120_blockscaled and sm120_dense (builders sm120_blockscaled_mma_builder.inl,
     sm120_mma_builder.inl, sm120_array_mma_builder.inl; epilogue sm120_builder.inl), with
     TensorRT-LLM's MoE launch (epilogue trtllm_default / finalize, swap_ab) as
-    moe_gemm_tma_ws_launcher.inl builds it (docs/sm120-moe-finalize.md §1.2)."""
+    moe_gemm_tma_ws_launcher.inl builds it (docs/dev/sm120-moe-finalize.md §1.2)."""
     reject_epilogue_stage_overrides(cfg)
     block = cfg.family == "sm120_blockscaled"
     instr = sm120_instruction(cfg) if block else "f8f6f4"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GPU validation of tilefit.triton.prune (docs/tuner-pruning.md): the tutorial matmul (fp16) over the
+"""GPU validation of tilefit.triton.prune (docs/dev/tuner-pruning.md): the tutorial matmul (fp16) over the
 1920-config grid BLOCK_M {16,32,64,128,256} x BLOCK_N {32,64,128,256} x BLOCK_K {64,128,256} x warps {4,8}
 x GROUP_M {1,16,32,64} x stages {2,3,4,5}, pruned by tilefit and compiled by Triton:
 

@@ -96,7 +96,7 @@ std::string_view unmodelled_amd_hint(std::string_view s);
 /// Accepted spellings, for error messages.
 std::string arch_choices();
 
-/// CTAs per SM that shared memory alone allows (docs/design.md):
+/// CTAs per SM that shared memory alone allows (docs/dev/design.md):
 ///   floor(per_sm / (smem + reserved_per_block)), capped by max_ctas_per_sm.
 /// 0 when smem exceeds the per-block opt-in limit.
 int ctas_per_sm(Bytes smem, const Limits& lim);

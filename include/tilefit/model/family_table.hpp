@@ -15,8 +15,8 @@
 //   include/tilefit/model/diagnostic_codes.def   one #include of its diagnostics.def
 //   src/model/families/families.hpp            one line: its factory
 //   src/model/family_registry.cpp              its row (kind, mirrors, diagnostic sections)
-//   README.md                                  its row of "Kernel families", its Diagnostics table
-//                                              (tools/readme_diagnostics.py prints it)
+//   docs/reference/                            its row of families.md, its table of diagnostics.md
+//                                              (tools/docs/gen_reference.py writes both)
 //   tests/data/golden/families.txt             `tilefit families`, which lists it
 //   tests/data/*.jsonl or a golden             at least one measured row naming it
 // and, outside the model, what its configs say that no other family's do (for triton_fused_moe:

@@ -1,7 +1,7 @@
 // C++ object layout, as nvcc lays out CUTLASS's SharedStorage structs, with every byte
 // attributed to a named component so that a breakdown always sums to the total.
 //
-// Rules (Itanium C++ ABI; see docs/cutlass-smem-model.md §1.1):
+// Rules (Itanium C++ ABI; see docs/dev/cutlass-smem-model.md §1.1):
 //   struct: members in declaration order, each at round_up(offset, align(member));
 //           align(struct) = max(member aligns, base aligns, alignas);
 //           sizeof(struct) = round_up(end of last member, align(struct)).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Python check of docs/triton-amd-model.md §3b (loads left in the loop: num_stages 1, narrow loads on
+"""Python check of docs/dev/triton-amd-model.md §3b (loads left in the loop: num_stages 1, narrow loads on
 gfx942, 8-bit BK 16 with MFMA 32) against the rows: python3 amd_operands.py amd-triton-3.6.jsonl
 [--split dev|holdout|all]. Uses tools/triton/reference/ll.py's linear layouts."""
 import argparse

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Python reference of tilefit's Triton 3.6 AMD shared-memory rules (docs/triton-amd-model.md), checked
+"""Python reference of tilefit's Triton 3.6 AMD shared-memory rules (docs/dev/triton-amd-model.md), checked
 against measured rows: python3 amd_ref.py RESULTS.jsonl [--split dev|holdout|all] [--show N]."""
 import argparse
 import collections
@@ -72,7 +72,7 @@ def model(p):
 
 
 def gptq(p):
-    """fused_moe_kernel_gptq_awq (docs/triton-amd-model.md 4b): A pipelined as usual; the int4 weight
+    """fused_moe_kernel_gptq_awq (docs/dev/triton-amd-model.md 4b): A pipelined as usual; the int4 weight
     and b_scale in registers with the dequantised B stored once; an int8 weight multi-buffered as
     int8, and on gfx950 b_scale ([BK, BN] bf16) too, without the dequantised copy."""
     bm, bn, bk, w, s = p["bm"], p["bn"], p["bk"], p["w"], p["s"]

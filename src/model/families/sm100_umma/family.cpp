@@ -12,7 +12,7 @@
 // Kernels:   gemm/kernel/sm100_gemm_tma_warpspecialized.hpp:182-210,
 //            sm100_gemm_array_tma_warpspecialized.hpp:239-294
 // Epilogue:  ../sm100_epilogue.hpp
-// Reference: docs/cutlass-smem-model.md §5 (and §1.3, §2.3-§2.6.3, P10-P17).
+// Reference: docs/dev/cutlass-smem-model.md §5 (and §1.3, §2.3-§2.6.3, P10-P17).
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 // Mainloop:  gemm/collective/sm120_blockscaled_mma_tma.hpp (dense),
 //            gemm/collective/sm120_blockscaled_mma_array_tma.hpp (grouped)
 // Kernels:   the SM90 shells (sm90_gemm_[array_]tma_warpspecialized_{cooperative,pingpong}.hpp)
-// Reference: docs/cutlass-smem-model.md §3 (line numbers below are CUTLASS 4.7).
+// Reference: docs/dev/cutlass-smem-model.md §3 (line numbers below are CUTLASS 4.7).
 #include <string>
 
 #include "../../cutlass_constants.hpp"

@@ -4,7 +4,7 @@
 //            sm120_array_mma_builder.inl (grouped, ptr-array schedules)
 // Mainloop:  gemm/collective/sm120_mma_tma.hpp:194-202, sm120_mma_array_tma.hpp:192-205
 // Kernels:   the SM90 shells, as for sm120_blockscaled.
-// Reference: docs/cutlass-smem-model.md §3.10, §3.7.
+// Reference: docs/dev/cutlass-smem-model.md §3.10, §3.7.
 #include <string>
 
 #include "../../cutlass_constants.hpp"

@@ -1,6 +1,6 @@
 // Family `sm80_multistage`: CUTLASS 2.x `cutlass::gemm::device::Gemm` with
 // OpClassTensorOp / arch::Sm80 (cp.async multistage mainloop, DefaultEpilogueTensorOp), the
-// kernel that sm80, sm86, sm87 and sm89 GPUs run. docs/cutlass-smem-model.md §6.2.
+// kernel that sm80, sm86, sm87 and sm89 GPUs run. docs/dev/cutlass-smem-model.md §6.2.
 //
 // Paths are relative to CUTLASS 4.7.0's include/cutlass/ (commit 7107b05, the version the
 // ground truth was measured with).

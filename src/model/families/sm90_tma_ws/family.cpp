@@ -6,7 +6,7 @@
 //            sm90_mma_array_tma_gmma_ss_warpspecialized[_fp8].hpp (ptr-array)
 // Epilogue:  epilogue/collective/builders/sm90_builder.inl -> sm90_epilogue_[array_]tma_warpspecialized.hpp
 // Kernels:   gemm/kernel/sm90_gemm_[array_]tma_warpspecialized_{cooperative,pingpong}.hpp
-// Reference: docs/cutlass-smem-model.md §4, §2.1, §2.2, §2.5, §2.6.1.
+// Reference: docs/dev/cutlass-smem-model.md §4, §2.1, §2.2, §2.5, §2.6.1.
 #include <string>
 
 #include "../../cutlass_constants.hpp"

@@ -2,10 +2,10 @@
 // AttnLaunch (the kernel, its constexprs, dtypes, num_warps, num_stages) and a target into the
 // buffers Triton's allocator places, with the shared rule libraries of the GEMM families
 // (src/model/triton_layout.* for register layouts and convert scratch, triton_allocator.* for
-// the placement). docs/triton-attention-model.md states the rules and what they rest on.
+// the placement). docs/dev/triton-attention-model.md states the rules and what they rest on.
 //
 // Paths of Triton are relative to triton-lang/triton at acd81049917c62aa156fff2669ae25664048ac77
-// (the 3.6.0 wheel's sources, docs/triton-model.md "Source version").
+// (the 3.6.0 wheel's sources, docs/dev/triton-model.md "Source version").
 #include <algorithm>
 #include <array>
 #include <string>
@@ -40,7 +40,7 @@ constexpr int kQ = 5, kLoop = 10, kLoopEnd = 100, kEpilogue = 150;
 // ---------------------------------------------------------------------------------------------
 // Register layouts of the loads (the Coalesce pass: lib/Dialect/TritonGPU/Transforms/
 // CoalesceUtils.cpp:17-93 with Transforms/Utility.cpp getNumElementsPerThread) — as
-// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/triton-model.md §3), with
+// src/model/triton_gemm.cpp computes them for the GEMM kernels (docs/dev/triton-model.md §3), with
 // its BlockedEncodingAttr builder (triton::blocked_get).
 // ---------------------------------------------------------------------------------------------
 
@@ -400,7 +400,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const Mma mma = mma_of(p, c.cc, c.w, dot_bits);
   const int kb = p.kv_bits / 8;
   // fp8 dots of mma.sync are promoted to f16 in registers except on sm_89 and sm_120
-  // (AccelerateMatmul.cpp mmav2SupportsFp8Operands, docs/triton-model.md §2): the operands that
+  // (AccelerateMatmul.cpp mmav2SupportsFp8Operands, docs/dev/triton-model.md §2): the operands that
   // are computed, not loaded (the cast Q, P), reach shared memory as f16.
   const bool promoted = !fma && mma.version == 2 && dot_bits == 8 && c.cc != 89 && c.cc != 120;
   const int db0 = promoted ? 2 : dot_bits / 8;
@@ -453,7 +453,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   const bool idx_pipe = (k_pipe || kpe_pipe || v_pipe) && p.paged_loops > 0 && c.s - 1 > 1;
   const int latency = idx_pipe ? (c.s - 1) / 2 : c.s - 1;
   // tcgen05 (sm_100/103): the operands are NVMMA-shared (aligned 128 B x swizzle / 16,
-  // lib/Dialect/TritonGPU/IR/Dialect.cpp; docs/triton-model.md §4.2), each MMA waits on an
+  // lib/Dialect/TritonGPU/IR/Dialect.cpp; docs/dev/triton-model.md §4.2), each MMA waits on an
   // mbarrier (8 B, TritonNvidiaGPU MMAv5 lowering), and a buffered operand keeps one more copy
   // (the MMA's wait sits one stage later, LowerLoops.cpp).
   const bool v5 = mma.version == 5;

@@ -26,7 +26,7 @@
 //     (no shared memory); the rest as fp8.
 //   * SGLang's fp8 kernel differs from vLLM's in two lines, neither of which reaches shared
 //     memory: its A/B loads are unmasked when K % BLOCK_SIZE_K == 0 (`needs_masking`, fp8_kernel.py
-//     1024-1029; the K masks never limit the vector width, docs/triton-model.md §3), and its scale
+//     1024-1029; the K masks never limit the vector width, docs/dev/triton-model.md §3), and its scale
 //     pointers are advanced in the loop (1038-1039) instead of indexed by k (fp8_utils.py
 //     800-801): the same loads. One rule serves both; the ground-truth rows check it.
 //   * C: `accumulator.to(C's element type)` then tl.store — the epilogue converts C-typed values:

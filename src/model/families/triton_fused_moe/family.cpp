@@ -11,7 +11,7 @@
 //     can add conversion scratch or, with an asynchronous tcgen05 MMA, a b_scale buffer
 //     (src/model/triton_gemm.cpp).
 // MUL_ROUTED_WEIGHT (the MoE's second GEMM) and GROUP_SIZE_M do not change shared memory
-// (docs/triton-model.md §9).
+// (docs/dev/triton-model.md §9).
 //
 // A tuned-table entry of vLLM 6adad08767583f52eb4d2122111af0bf638ed5e6 or SGLang
 // d6ef68881e263812d4901f632786015005c4d050 (cfg.engine) is launched as those releases do
