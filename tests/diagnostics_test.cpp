@@ -129,8 +129,7 @@ TEST(Diagnostics, TritonFamiliesAttachOnlyDeclaredValues) {
 }
 
 TEST(Diagnostics, ReferenceListsEveryCode) {
-  const std::string reference =
-      test::read_file(test::source_path("docs/reference/diagnostics.md"));
+  const std::string reference = test::read_file(test::source_path("docs/reference/diagnostics.md"));
   for (Code c : model::all_codes())
     EXPECT_NE(reference.find("| `" + std::string(model::code_name(c)) + "` |"), std::string::npos)
         << model::code_name(c)

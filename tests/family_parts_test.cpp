@@ -186,8 +186,8 @@ TEST(FamilyParts, ReferenceHasATableOfEachFamilysCodes) {
   for (const model::FamilyRow& r : model::family_table()) {
     SCOPED_TRACE(std::string(r.diagnostics));
     const std::string table = reference_table(section, r.diagnostics);
-    ASSERT_FALSE(table.empty()) << "docs/reference/diagnostics.md has no table **"
-                                << r.diagnostics << "**";
+    ASSERT_FALSE(table.empty()) << "docs/reference/diagnostics.md has no table **" << r.diagnostics
+                                << "**";
     for (const Code c : model::section_codes(r.diagnostics))
       EXPECT_NE(table.find("| `" + std::string(model::code_name(c)) + "` | " +
                            std::string(model::severity_name(model::code_severity(c))) + " |"),

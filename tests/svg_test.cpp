@@ -417,8 +417,8 @@ TEST(BudgetBar, OnlyWhenStdoutIsATerminal) {
 TEST(Pictures, TheDocsShowWhatTheToolDraws) {
   // The README and the guide pages that show the pictures and the bars.
   std::string readme;
-  for (const char* page : {"README.md", "docs/guide/check.md", "docs/guide/sweeps.md",
-                           "docs/guide/tuned-tables.md"})
+  for (const char* page :
+       {"README.md", "docs/guide/check.md", "docs/guide/sweeps.md", "docs/guide/tuned-tables.md"})
     readme += test::read_file(test::source_path(page));
   const analysis::CheckRun run = finalize_run();
   EXPECT_NE(readme.find("    " + report::budget_bar(run.entries[2].result) + "\n"),
@@ -426,8 +426,7 @@ TEST(Pictures, TheDocsShowWhatTheToolDraws) {
   EXPECT_NE(readme.find(report::budget_bar_legend() + "\n"), std::string::npos);
   for (const char* picture :
        {"finalize_budget.svg", "moe_map.svg", "fp8_port_map.svg", "h100_table_on_sm120.svg"}) {
-    EXPECT_NE(readme.find(std::string("pictures/") + picture + ")"), std::string::npos)
-        << picture;
+    EXPECT_NE(readme.find(std::string("pictures/") + picture + ")"), std::string::npos) << picture;
     EXPECT_FALSE(
         test::read_file(test::source_path(std::string("docs/pictures/") + picture)).empty())
         << picture;

@@ -15,7 +15,8 @@ namespace {
 TEST(Vocabulary, GuideFieldTableIsGeneratedFromIt) {
   const std::string guide = test::read_file(test::source_path("docs/guide/config.md"));
   EXPECT_NE(guide.find(config_table_markdown()), std::string::npos)
-      << "docs/guide/config.md's field table differs from tilefit/io/vocabulary.cpp; it should read:\n"
+      << "docs/guide/config.md's field table differs from tilefit/io/vocabulary.cpp; it should "
+         "read:\n"
       << config_table_markdown();
 }
 
