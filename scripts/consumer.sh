@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tilefit inside someone else's build, the ways the README documents, from a clean install:
+# tilefit inside someone else's build, the ways docs/guide/library.md documents, from a clean install:
 #   1. cmake --install to a temporary prefix (only tilefit.hpp and tilefit.h as headers); a project
 #      finds it with find_package(tilefit), links tilefit::tilefit (tests/consumer/launcher.cpp,
 #      C++17 and C++20), tilefit::device and tilefit::c (c_launcher.c, C99), and checks configs at

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's pictures, made by tilefit from the shipped configs:
+# The docs' pictures (README.md, docs/guide/), made by tilefit from the shipped configs:
 #   scripts/pictures.sh BUILD_DIR            regenerate docs/pictures/*.svg with BUILD_DIR/tilefit
 #   scripts/pictures.sh --check BUILD_DIR    regenerate into a temporary folder and compare bytes
 #                                            with the committed ones (CTest pictures_up_to_date)
@@ -38,7 +38,7 @@ picture() {
 
 # The SM120 FINALIZE story as budget bars.
 picture finalize_budget.svg check configs/sm120_moe_finalize.json --builtin --format svg
-# The README's MoE sweep space, ported from Hopper to an RTX 5090 and back: the map.
+# The MoE sweep space of docs/guide/sweeps.md, ported from Hopper to an RTX 5090 and back: the map.
 picture moe_map.svg sweep docs/pictures/moe_space.json --arch sm_90,sm_120 --format svg
 # An H100-tuned vLLM table checked for an RTX 5090 (sm_120).
 picture h100_table_on_sm120.svg check \

@@ -178,8 +178,8 @@ TEST(AttentionReader, OtherKernelsFieldsAreRefusedBothWays) {
                          "head_dim": 128, "tile": [64, 64, 64]})"),
             "a.json: config #0: field \"tile\": does not apply to \"kernel\": "
             "\"triton_attention\"; it takes launcher, engine, op, stage, phase, model/tp or the "
-            "shape fields, the dtypes, the runtime inputs and the overrides (README \"Triton "
-            "attention\")");
+            "shape fields, the dtypes, the runtime inputs and the overrides "
+            "(docs/guide/attention.md)");
   EXPECT_EQ(error_of(R"({"kernel": "triton_matmul", "tile": [64, 64, 64], "block_n": 32})"),
             "a.json: config #0: field \"block_n\": applies only to \"kernel\": "
             "\"triton_attention\" (vLLM's and SGLang's Triton attention kernels)");

@@ -16,7 +16,7 @@
 
 namespace tilefit::cli {
 
-/// Exit codes (README "Exit codes"). A higher code wins when several apply.
+/// Exit codes (docs/guide/results.md, "Exit codes"). A higher code wins when several apply.
 enum ExitCode : int {
   kExitOk = 0,        ///< every config fits
   kExitNotFit = 1,    ///< at least one config does not fit or is invalid

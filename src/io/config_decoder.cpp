@@ -284,7 +284,7 @@ class Decoder {
         m.error(f.name,
                 "does not apply to \"kernel\": \"triton_attention\"; it takes launcher, "
                 "engine, op, stage, phase, model/tp or the shape fields, the dtypes, the "
-                "runtime inputs and the overrides (README \"Triton attention\")");
+                "runtime inputs and the overrides (docs/guide/attention.md)");
     }
     // ---- whose launcher ----
     std::optional<model::Launcher> launcher;

@@ -256,7 +256,7 @@ Result evaluate(const KernelConfig& cfg, const Limits& target, Detail detail) {
   r.launches = std::move(plan.launches);
   for (LaunchSummary& l : r.launches) l.fits = l.smem_bytes && *l.smem_bytes <= r.limit_bytes;
 
-  // The sizes exist exactly when the kernel's SharedStorage type does (README "Results"): the
+  // The sizes exist exactly when the kernel's SharedStorage type does (docs/guide/results.md): the
   // layout is known, no builder or collective rejected the config, and the stage count passes
   // the collective's static_assert(Stages >= min). A kernel-body rejection (reject_kernel, e.g.
   // the cooperative kernel's tile M >= 128) or a launch-time one (cluster size) keeps them.

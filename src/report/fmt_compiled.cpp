@@ -1,6 +1,6 @@
 // fmt's compiled part (what libfmt.so holds), built once into this project's static libraries so
 // that the tool loads no libfmt.so: with it, the dynamic loader's symbol resolution was a third of
-// `tilefit check`'s start-up (README "Performance"). Including fmt/format-inl.h in one translation
+// `tilefit check`'s start-up (docs/dev/performance.md). Including fmt/format-inl.h in one translation
 // unit and instantiating the templates libfmt instantiates is fmt's own way to build it: these
 // lines mirror fmt 9.1.0 src/format.cc:11-43 (Debian bookworm's libfmt-dev 9.1.0). CMake uses this
 // file only with fmt 9.x (TILEFIT_FMT_COMPILED); other versions link fmt::fmt.
