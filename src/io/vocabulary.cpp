@@ -26,7 +26,7 @@ constexpr FieldSpec kConfigFields[] = {
      "`engine_fp8_sm89`, `engine_fp8_sm90`, `engine_fp8_sm100`, `engine_fp8_sm120` (with "
      "`launcher`); "
      "`triton_matmul`, `triton_fused_moe`, `triton_block_matmul`, `triton_attention` (no "
-     "`tile`: see [Triton attention](#triton-attention)); default: inferred from arch, "
+     "`tile`: see [Triton attention](attention.md)); default: inferred from arch, "
      "types and `launcher` (a Triton kernel is never inferred: name it)",
      K::kernel, D::common, "inferred from arch, types and launcher",
      "the collective builder / kernel family"},
@@ -99,7 +99,8 @@ constexpr FieldSpec kConfigFields[] = {
      "`vllm` or `sglang`: whose launcher builds an FP8 kernel (vLLM `cutlass_scaled_mm`, SGLang "
      "`fp8_scaled_mm` / `fp8_blockwise_scaled_mm`) on sm_89, sm_90, sm_100 (sm_103, sm_110) or "
      "sm_120 (sm_121); it decides what the config does not say — C type, fusion tree, epilogue "
-     "schedule, tile scheduler (see [Engine configs](#engine-configs)); `a`/`b` default to `e4m3`",
+     "schedule, tile scheduler (see [Engine configs](cutlass.md#engine-configs)); `a`/`b` default "
+     "to `e4m3`",
      K::launcher, D::engine_cutlass, "none",
      "vLLM cutlass_scaled_mm, SGLang fp8_scaled_mm / fp8_blockwise_scaled_mm"},
     {"op", "string",
@@ -107,7 +108,7 @@ constexpr FieldSpec kConfigFields[] = {
      "`blockwise_fp8` (scale blocks `scale_block`; sm_90, sm_100, sm_120); `triton_attention`: "
      "`decode`, `mla_decode`, `unified_2d`, `unified_3d` (vLLM), `extend`, `extend_unified` "
      "(SGLang), `prefill`, `prefix_prefill` (vLLM), default `auto` (inferred from `phase` and the "
-     "shape, see [Triton attention](#triton-attention))",
+     "shape, see [Triton attention](attention.md))",
      K::engine_op, D::engine_cutlass, "scaled_mm", "the engine's GEMM entry point"},
     {"bias", "string or null",
      "with `launcher` and `scaled_mm`: `none` (default), `row` (vLLM `ScaledEpilogueBias`, "

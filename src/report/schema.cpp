@@ -213,10 +213,9 @@ ordered_json config_defs() {
       {{"required", {"kernel"}}, {"properties", {{"kernel", {{"const", "triton_attention"}}}}}}};
   defs["config"]["description"] = "one kernel configuration (docs/guide/config.md)";
   defs["epilogue"] = object_of(io::epilogue_fields());
-  defs["kernel_name"] = {
-      {"type", "string"},
-      {"pattern", "^[A-Za-z0-9_]+$"},
-      {"description", "a CUTLASS library kernel name (docs/guide/cutlass.md)"}};
+  defs["kernel_name"] = {{"type", "string"},
+                         {"pattern", "^[A-Za-z0-9_]+$"},
+                         {"description", "a CUTLASS library kernel name (docs/guide/cutlass.md)"}};
   defs["entry"] = {{"anyOf", {{{"$ref", "#/$defs/config"}}, {{"$ref", "#/$defs/kernel_name"}}}}};
   defs["tuned_entry"] = object_of(io::tuned_entry_fields());
   defs["tuned_entry"]["required"] = {"BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K"};
