@@ -88,8 +88,7 @@ void rows_of(const std::string& path, std::set<std::string>& seen, std::vector<S
       label = "row.json";
     } else if (row.contains("entry") && row.contains("table_name")) {
       // An empty device_name= is an input error of the name (a table its engine never loads).
-      if (row["table_name"].get<std::string>().find("device_name=,") != std::string::npos)
-        continue;
+      if (row["table_name"].get<std::string>().find("device_name=,") != std::string::npos) continue;
       nlohmann::json table;
       table[row["key"].get<std::string>()] = row["entry"];
       text = table.dump();
@@ -108,8 +107,7 @@ void rows_of(const std::string& path, std::set<std::string>& seen, std::vector<S
 std::vector<Source> everything() {
   std::vector<Source> out;
   // Every tuned table (and config file) shipped under configs/.
-  for (const auto& e :
-       std::filesystem::directory_iterator(test::source_path("configs"))) {
+  for (const auto& e : std::filesystem::directory_iterator(test::source_path("configs"))) {
     const std::string path = e.path().string();
     for (model::KernelConfig& c : read_all(io::Source::file(path), path))
       out.push_back({path, std::move(c)});
@@ -122,11 +120,11 @@ std::vector<Source> everything() {
 #ifdef TILEFIT_ATTENTION_ROWS
   rows_of(TILEFIT_ATTENTION_ROWS, seen, out);
 #endif
-  for (const char* f : {"triton-3.6.jsonl", "measured-triton-3.6.jsonl",
-                        "measured-triton-3.6-grid.jsonl", "cutlass-4.7.jsonl", "measured-sm80.jsonl",
-                        "measured-sm100.jsonl", "measured-sm120-sm90.jsonl",
-                        "fp8-engines-cutlass-4.7.jsonl", "measured-fp8-engines.jsonl",
-                        "attention-launch-rows.jsonl"})
+  for (const char* f :
+       {"triton-3.6.jsonl", "measured-triton-3.6.jsonl", "measured-triton-3.6-grid.jsonl",
+        "cutlass-4.7.jsonl", "measured-sm80.jsonl", "measured-sm100.jsonl",
+        "measured-sm120-sm90.jsonl", "fp8-engines-cutlass-4.7.jsonl", "measured-fp8-engines.jsonl",
+        "attention-launch-rows.jsonl"})
     rows_of(test::data_path(f), seen, out);
   return out;
 }
