@@ -92,6 +92,36 @@ TEST(Api, AConfigAlreadyReadAgainstAnyLimits) {
   EXPECT_EQ(a.limit_bytes, 110 * 1024);
 }
 
+// Limits of another arch must be said, as `check --device` says a config arch that differs from
+// the GPU's (arch_mismatch): never one arch's layout measured against another's limit.
+TEST(Api, LimitsOfAnotherArchAreSaid) {
+  const Analysis a = analyze(read_config(kFinalize), builtin_limits("sm_90"));
+  EXPECT_FALSE(a.fits);
+  EXPECT_EQ(a.status, "invalid");
+  EXPECT_FALSE(a.smem_bytes.has_value());
+  ASSERT_FALSE(a.diagnostics.empty());
+  EXPECT_EQ(a.diagnostics.front().code, "limits_arch_mismatch");
+  EXPECT_NE(a.diagnostics.front().message.find("sm_120"), std::string::npos);
+  EXPECT_NE(a.diagnostics.front().message.find("sm_90"), std::string::npos);
+  // The same arch (another part's limits) is analysed.
+  EXPECT_TRUE(analyze(read_config(kFinalize), builtin_limits("sm_120")).smem_bytes.has_value());
+}
+
+// A config's own "engine" keeps its quantisation (the fp8 kernel, not the bf16 one), through
+// the library's analyze() as through check.
+TEST(Api, EngineFieldKeepsTheFusedMoeQuantisation) {
+  const std::string cfg =
+      R"({"arch":"sm_120","kernel":"triton_fused_moe","dtype":"fp8_w8a8","block_shape":[128,128],)"
+      R"("tile":[64,128,128],"num_warps":4,"stages":4)";
+  const Analysis plain = analyze(cfg + "}");
+  const Analysis vllm = analyze(cfg + R"(,"engine":"vllm"})");
+  EXPECT_EQ(plain.smem_bytes, 74240);
+  EXPECT_EQ(vllm.smem_bytes, plain.smem_bytes);
+  EXPECT_TRUE(vllm.fits);
+  const Analysis again = analyze(read_config(cfg + R"(,"engine":"vllm"})").json());
+  EXPECT_EQ(again.smem_bytes, plain.smem_bytes);
+}
+
 void expect_input_error(const std::string& json, const std::string& field, const std::string& words,
                         std::string_view arch = {}) {
   try {

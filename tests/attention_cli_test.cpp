@@ -67,6 +67,34 @@ TEST(AttentionCli, TheEngineRefusalIsApartFromTheVerdict) {
   EXPECT_TRUE(said) << r.out;
 }
 
+// Validity is per launch: an fp8 cache below sm_89 makes the launch that reads it invalid, not
+// stage 2 of decode or reduce_segments, which never read the cache (Triton 3.6 compiles them:
+// the measured stage2/reduce rows with fp8_e4m3 on sm_75 ... sm_86 are all "ok"). The op's
+// verdict is the worst launch's.
+TEST(AttentionCli, ALaunchThatDoesNotReadTheCacheIsValidWithAnFp8Cache) {
+  const auto check = [](const std::string& cfg) {
+    const auto r = run_command("check - --format json", test::with_stdin("[" + cfg + "]"));
+    return nlohmann::json::parse(r.out)["results"][0];
+  };
+  for (const std::string& op : {std::string(R"("op": "decode", "launcher": "vllm")"),
+                                std::string(R"("op": "decode", "launcher": "sglang")"),
+                                std::string(R"("op": "unified_3d", "launcher": "vllm")")}) {
+    SCOPED_TRACE(op);
+    const std::string base = R"({"kernel": "triton_attention", )" + op +
+                             R"(, "q_heads": 32, "kv_heads": 8, "head_dim": 128,
+        "kv_dtype": "fp8_e4m3", "arch": "sm_86")";
+    const nlohmann::json all = check(base + "}");
+    EXPECT_EQ(all["status"], "invalid");  // the first launch reads the fp8 cache
+    ASSERT_EQ(all["launches"].size(), 2u) << all.dump();
+    EXPECT_EQ(all["launches"][0]["invalid"], true);
+    EXPECT_EQ(all["launches"][1]["invalid"], false) << all["launches"][1].dump();
+    EXPECT_TRUE(all["launches"][1]["smem_bytes"].is_number()) << all["launches"][1].dump();
+    const std::string second = op.find("unified_3d") != std::string::npos ? "reduce" : "stage2";
+    const nlohmann::json one = check(base + R"(, "stage": ")" + second + "\"}");
+    EXPECT_EQ(one["status"], "fits") << one.dump();
+  }
+}
+
 TEST(AttentionCli, InputErrorsNameFileConfigFieldValueAllowed) {
   const auto r = run_command(
       "check -",

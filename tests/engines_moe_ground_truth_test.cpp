@@ -6,8 +6,8 @@
 //
 // The rows: the fused-MoE ones of tests/data/engines-triton-3.6.tar.xz (test::engine_rows_path()).
 //
-// Rows of launches tilefit does not model yet are checked to be reported invalid (USE_TMA
-// below sm_90); int4_w4a16 is fused_moe_kernel_gptq_awq (tests/engines_gptq_ground_truth_test.cpp
+// USE_TMA below sm_90 (descriptor loads rewritten to pointer loads) is checked exactly like the
+// rest; int4_w4a16 is fused_moe_kernel_gptq_awq (tests/engines_gptq_ground_truth_test.cpp
 // checks it too); int8_w8a16 is checked as the per-channel fused_moe_kernel (the
 // fused_moe_kernel_gptq_awq rows of the group-quantised alternative are left out).
 #include <cstdio>
@@ -62,7 +62,6 @@ Expect expectation(const nlohmann::json& row) {
   // int8_w8a16 is analysed as the per-channel fused_moe_kernel (a warning says the file name
   // cannot tell); the measured gptq_awq rows are the group-quantised alternative.
   if (row["kernel"] != "fused_moe_kernel") return Expect::Pending;
-  if (c.value("use_tma", false) && cc < 90) return Expect::Unmodelled;
   if (quant == "int8_w8a8" && cc >= 100 && cc < 110) return Expect::Pending;
   return Expect::Exact;
 }
@@ -105,7 +104,7 @@ TEST(EnginesMoeGroundTruth, RowsThroughTheRealReader) {
   std::printf("fused-MoE rows: %zu; %d exact, %d reported invalid (not modelled), %d not checked\n",
               rows.size(), exact, unmodelled, pending);
   EXPECT_GT(exact, 200);
-  EXPECT_GT(unmodelled, 10);
+  EXPECT_EQ(unmodelled, 0);
 }
 
 }  // namespace

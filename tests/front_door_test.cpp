@@ -286,7 +286,7 @@ TEST(FieldTable, DialectsAreTheFieldsEachKindRefuses) {
   EXPECT_EQ(engine, (std::vector<std::string>{"launcher", "op", "bias", "scale_block"}));
   EXPECT_EQ(triton,
             (std::vector<std::string>{"num_warps", "group_m", "block_shape", "mul_routed_weight",
-                                      "triton", "engine", "hip_async_copy"}));
+                                      "triton", "engine", "tuned", "hip_async_copy"}));
   EXPECT_EQ(dialect_name(Dialect::engine_cutlass), "engine CUTLASS");
 
   // A CUTLASS field with a Triton kernel.

@@ -139,7 +139,7 @@ TEST(MoeLaunch, Int8W8a16StoresTheConvertedBForWgmma) {
 }
 
 // SGLang bf16 _down table with USE_TMA on sm_120 (mma v2): 2 buffers of A (16·64·2) and B
-// (64·64·2) = 20480, and 2 mbarriers of 8 B = 20496 (measured). Below sm_90: not modelled.
+// (64·64·2) = 20480, and 2 mbarriers of 8 B = 20496 (measured).
 TEST(MoeLaunch, TmaCopiesHaveOneBarrierPerBuffer) {
   const std::string e = R"({"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64,
                             "num_warps": 4, "num_stages": 3, "USE_TMA": true})";
@@ -149,9 +149,41 @@ TEST(MoeLaunch, TmaCopiesHaveOneBarrierPerBuffer) {
   const auto res = test::eval(moe_entry(e, path, 120));
   ASSERT_TRUE(res.smem_bytes.has_value());
   EXPECT_EQ(*res.smem_bytes, 20496);
+  // Below sm_90 the descriptor loads are rewritten to pointer loads, not pipelined: A's one
+  // [16, 64] copy (2048) and B's [1, 64, 64] -> dot operand conversion scratch (2048), live
+  // together; the same at every num_stages (measured: engines row A_sglang_fused_moe_kernel_
+  // sm_80_01264, this entry on sm_80: 4096).
   const auto ampere = test::eval(moe_entry(e, path, 80));
-  EXPECT_EQ(ampere.status, model::Status::Invalid);
-  EXPECT_TRUE(test::has(ampere, model::Code::triton_moe_tma_unmodelled));
+  EXPECT_EQ(ampere.status, model::Status::Fits);
+  ASSERT_TRUE(ampere.smem_bytes.has_value());
+  EXPECT_EQ(*ampere.smem_bytes, 4096);
+  EXPECT_FALSE(test::has(ampere, model::Code::triton_moe_tma_unmodelled));
+}
+
+// SPLIT_K > 1 (issue: "fused_moe_kernel has no split-K" was an input error): vLLM 6adad087
+// copies the entry and sets SPLIT_K = 1 before it launches fused_moe_kernel (fused_moe.py:842-843),
+// so the entry runs as with SPLIT_K 1; SGLang passes **config to kernels without a SPLIT_K
+// parameter (Triton refuses the keyword); vLLM 000d1458's rule stays (1 only).
+TEST(MoeLaunch, SplitKFollowsEachLauncher) {
+  const std::string tile = R"("BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128,
+                              "num_warps": 4, "num_stages": 3)";
+  const auto one = test::eval(moe_entry("{" + tile + R"(, "SPLIT_K": 1})", kVllmFp8, 90));
+  const auto four = test::eval(moe_entry("{" + tile + R"(, "SPLIT_K": 4})", kVllmFp8, 90));
+  EXPECT_EQ(four.status, one.status);
+  ASSERT_TRUE(four.smem_bytes.has_value());
+  EXPECT_EQ(*four.smem_bytes, *one.smem_bytes);
+  EXPECT_TRUE(test::has(four, model::Code::triton_moe_split_k_reset));
+  EXPECT_FALSE(test::has(one, model::Code::triton_moe_split_k_reset));
+
+  const auto sglang = test::eval(moe_entry("{" + tile + R"(, "SPLIT_K": 1})", kSglangBlock, 90));
+  EXPECT_EQ(sglang.status, model::Status::Invalid);
+  EXPECT_TRUE(test::has(sglang, model::Code::triton_moe_split_k_unknown));
+
+  model::KernelConfig old = moe_entry("{" + tile + R"(, "SPLIT_K": 4})", kVllmFp8, 90);
+  old.engine = model::EngineRelease::Vllm000d1458;
+  const auto pinned = test::eval(old);
+  EXPECT_EQ(pinned.status, model::Status::Invalid);
+  EXPECT_TRUE(test::has(pinned, model::Code::triton_moe_split_k));
 }
 
 }  // namespace

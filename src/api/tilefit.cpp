@@ -182,7 +182,22 @@ Analysis analyze(std::string_view config_json, std::string_view arch) {
 }
 
 Analysis analyze(const Config& cfg, const Limits& limits) {
-  return api::to_analysis(model::evaluate(cfg.impl().cfg, api::to_model(limits)));
+  // Limits of another arch (a GPU's, or builtin_limits of another arch) would measure one arch's
+  // layout against another's limit: said, as `check --device` says it (arch_mismatch), never
+  // answered.
+  const model::KernelConfig& c = cfg.impl().cfg;
+  if (limits.sm != 0 && c.arch != 0 && limits.sm != c.arch) {
+    model::Result r;
+    r.name = c.name;
+    r.arch = c.arch;
+    r.status = model::Status::Invalid;
+    r.limit_bytes = limits.optin_per_block;
+    r.diagnostics.push_back(model::diag(model::Code::limits_arch_mismatch)
+                                .arch("arch", c.arch)
+                                .arch("limits_arch", limits.sm));
+    return api::to_analysis(r);
+  }
+  return api::to_analysis(model::evaluate(c, api::to_model(limits)));
 }
 
 }  // namespace tilefit

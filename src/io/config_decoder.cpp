@@ -8,6 +8,7 @@
 
 #include "io/json_fields.hpp"
 #include "io/suggest.hpp"
+#include "io/moe_quant.hpp"
 #include "tilefit/io/input_limits.hpp"
 #include "tilefit/io/vocabulary.hpp"
 #include "tilefit/model/arch.hpp"
@@ -24,6 +25,11 @@ namespace {
 
 using model::DType;
 using model::Operand;
+
+const std::vector<std::string>& tuned_launch_field_names() {
+  static const std::vector<std::string> k = field_names(tuned_launch_fields());
+  return k;
+}
 
 const std::vector<std::string>& epilogue_field_names() {
   static const std::vector<std::string> k = field_names(epilogue_fields());
@@ -681,6 +687,15 @@ class Decoder {
       }
       m.file(e);
     }
+    if (const Value* v = m.get("tuned")) {
+      if (!moe)
+        e.push_back(not_moe);
+      else if (v->kind != Value::Kind::Object)
+        e.push_back(type_error("an object {\"USE_TMA\": …, \"num_ctas\": …, …}", *v,
+                               join_names(tuned_launch_field_names())));
+      m.file(e);
+      if (moe && v->kind == Value::Kind::Object) read_tuned_launch(*v, m, cfg);
+    }
     if (const Value* v = m.get("hip_async_copy")) {
       // TRITON_HIP_USE_ASYNC_COPY for the AMD targets (issue 20): JSON true/false only (the
       // command line's --hip-async-copy takes on|off). Whether the target is AMD is decided
@@ -713,6 +728,32 @@ class Decoder {
               "Triton has no automatic num_stages; give an integer, or leave \"stages\" out for "
               "Triton's default 3");
     if (!m.get("d")) cfg.c = cfg.d = triton_default_c(cfg);
+  }
+
+  /// "tuned": a tuned entry's launch keys, as the table writes them (decode_launch_key), and the
+  /// file name's per_channel_quant (which changes what "dtype" runs: apply_moe_quant).
+  void read_tuned_launch(const Value& v, Members& m, model::KernelConfig& cfg) {
+    Errors e;
+    static const std::string kAllowed = join_names(tuned_launch_field_names());
+    Members tm(v, tuned_launch_field_names(), kAllowed, "tuned.", errors_, m.position("tuned"), 1,
+               suggest_);
+    for (const std::string& key : tuned_launch_field_names()) {
+      const Value* x = tm.get(key);
+      if (x == nullptr) continue;
+      if (key == "per_channel_quant") {
+        if (auto b = read_bool(*x, e); b && *b) {
+          if (const std::string q = moe_quant_text(cfg); q.empty())
+            cfg.tuned.per_channel_quant = true;  // no scales to take it: nothing else changes
+          else
+            apply_moe_quant(q, true, cfg);
+        }
+      } else {
+        std::string error;
+        decode_launch_key(key, *x, cfg, error);
+        if (!error.empty()) e.push_back(std::move(error));
+      }
+      tm.file(e);
+    }
   }
 
   /// C's type when a Triton config leaves "d" out: the tutorial's (f16 for f16/e4m3 operands,
@@ -759,8 +800,15 @@ class Decoder {
     if (dv && dv->kind == Value::Kind::String && block_mm && lower_ascii(dv->text) == "int8_w8a8") {
       // The block-quantised matmuls' int8 quantisation: s8 weights and activations.
       dtype = Operand{DType::S8, DType::Void, 0};
+    } else if (const auto& q = moe_quant_names();
+               dv && dv->kind == Value::Kind::String && cfg.family == "triton_fused_moe" &&
+               std::find(q.begin(), q.end(), lower_ascii(dv->text)) != q.end()) {
+      // The engines' quantisation names: the same reading as a tuned table's dtype= (what the
+      // engine's launcher runs is decided from it, cfg.tuned.quant).
+      apply_moe_quant(lower_ascii(dv->text), false, cfg);
+      dtype = cfg.a;
     } else if (dv && dv->kind == Value::Kind::String && lower_ascii(dv->text) == "fp8_w8a8") {
-      if (cfg.family == "triton_fused_moe" || block_mm) {
+      if (block_mm) {
         dtype = Operand{DType::E4M3, DType::Void, 0};
         cfg.fp8_w8a8 = true;
       } else {

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <utility>
 
+#include "io/moe_quant.hpp"
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/attention_vocab.hpp"
 #include "tilefit/model/dtype.hpp"
@@ -142,8 +143,15 @@ namespace {
 /// A Triton config (issue 12): the fields a Triton kernel takes. What a tuned table adds
 /// (tuned_device, tuned_block_k, unmodelled_dtype) is not a config field: the written config is
 /// the entry as analysed (its arch resolved, its K clamped).
-void write_triton(Writer& w, const model::KernelConfig& cfg) {
-  w.word("dtype", cfg.fp8_w8a8 ? std::string_view("fp8_w8a8") : operand_text(cfg.a));
+void write_triton(Writer& w, const model::KernelConfig& cfg, std::string_view quote) {
+  // A fused-MoE config's quantisation as apply_moe_quant reads it back (fp8_w8a8, int8_w8a16,
+  // …: what the engine's launcher runs), with the launch keys a tuned entry added ("tuned").
+  const bool moe = cfg.family == "triton_fused_moe";
+  const std::string quant = moe ? io::detail::moe_quant_text(cfg) : std::string();
+  if (!quant.empty())
+    w.str("dtype", quant);
+  else
+    w.word("dtype", cfg.fp8_w8a8 ? std::string_view("fp8_w8a8") : operand_text(cfg.a));
   w.word("d", model::dtype_name(cfg.d));
   if (cfg.num_warps) w.num("num_warps", *cfg.num_warps);
   if (cfg.stages) w.num("stages", *cfg.stages);
@@ -153,6 +161,20 @@ void write_triton(Writer& w, const model::KernelConfig& cfg) {
   if (!cfg.triton_version.empty()) w.str("triton", cfg.triton_version);
   if (cfg.engine != model::EngineRelease::None)
     w.str("engine", model::engine_release_text(cfg.engine));
+  const model::KernelConfig::TunedLaunch& t = cfg.tuned;
+  if (moe && (t.split_k || t.use_tma || t.num_ctas || t.waves_per_eu || t.matrix_instr_nonkdim ||
+              t.kpack || t.per_channel_quant)) {
+    w.key("tuned");
+    Writer o(quote);
+    if (t.split_k) o.num("SPLIT_K", *t.split_k);
+    if (t.use_tma) o.boolean("USE_TMA", *t.use_tma);
+    if (t.num_ctas) o.num("num_ctas", *t.num_ctas);
+    if (t.waves_per_eu) o.num("waves_per_eu", *t.waves_per_eu);
+    if (t.matrix_instr_nonkdim) o.num("matrix_instr_nonkdim", *t.matrix_instr_nonkdim);
+    if (t.kpack) o.num("kpack", *t.kpack);
+    if (t.per_channel_quant) o.boolean("per_channel_quant", true);
+    w.raw() += o.done();
+  }
   if (cfg.hip_async_copy) w.boolean("hip_async_copy", *cfg.hip_async_copy);
 }
 
@@ -234,7 +256,7 @@ std::string write_config(const model::KernelConfig& cfg, std::string_view quote)
   const long long tile[] = {cfg.m, cfg.n, cfg.k};
   w.list("tile", std::begin(tile), std::end(tile));
   if (cfg.family.rfind("triton_", 0) == 0) {
-    write_triton(w, cfg);
+    write_triton(w, cfg, quote);
     return w.done();
   }
   if (cfg.cluster != std::array<int, 3>{1, 1, 1})

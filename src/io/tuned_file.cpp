@@ -5,6 +5,7 @@
 
 #include "io/block_table_name.hpp"
 #include "io/json_fields.hpp"
+#include "io/moe_quant.hpp"
 #include "io/name_parts.hpp"
 #include "io/suggest.hpp"
 #include "tilefit/io/vocabulary.hpp"
@@ -244,42 +245,11 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
       if (auto w = number(f, x, 1024, "num_warps")) cfg.num_warps = static_cast<int>(*w);
     } else if (f == "num_stages") {
       if (auto s = number(f, x, model::kMaxStages, "num_stages")) cfg.stages = static_cast<int>(*s);
-    } else if (f == "SPLIT_K") {
-      // Later vLLM default configs carry "SPLIT_K": 1; fused_moe_kernel has no split-K.
-      if (integer_in(x, 1, 1)) {
-        cfg.tuned.split_k = 1;
-        continue;
-      }
-      out.errors.push_back(
-          {f, x.is_number() ? value_error(x, "SPLIT_K", "1 (fused_moe_kernel has no split-K)")
-                            : type_error("an integer", x, "1")});
-    } else if (f == "USE_TMA") {
-      // SGLang's _down tables (fused_moe.py:404-409 pops it for the down GEMM's a_use_tma and
-      // b_use_tma).
-      if (x.kind == Value::Kind::Bool)
-        cfg.tuned.use_tma = x.boolean;
-      else
-        out.errors.push_back({f, type_error("true or false", x, "true, false")});
-    } else if (f == "num_ctas") {
-      // CUDAOptions.num_ctas (third_party/nvidia/backend/compiler.py:110, default 1); a cluster
-      // has at most 16 CTAs.
-      if (auto c = number(f, x, 16, "num_ctas")) cfg.tuned.num_ctas = static_cast<int>(*c);
-    } else if (f == "waves_per_eu" || f == "matrix_instr_nonkdim" || f == "kpack") {
-      // ROCm's HIPOptions (third_party/amd/backend/compiler.py): kpack 1 or 2, the others
-      // non-negative integers. Read and kept; an NVIDIA target ignores them (a warning).
-      const bool kpack = f == "kpack";
-      const std::int64_t lo = kpack ? 1 : 0, hi = kpack ? 2 : (std::int64_t{1} << 31) - 1;
-      const std::string allowed =
-          kpack ? std::string("1 or 2") : std::string("non-negative integers");
-      if (const auto r = integer_in(x, lo, hi)) {
-        auto& slot = f == "waves_per_eu"           ? cfg.tuned.waves_per_eu
-                     : f == "matrix_instr_nonkdim" ? cfg.tuned.matrix_instr_nonkdim
-                                                   : cfg.tuned.kpack;
-        slot = static_cast<int>(*r);
-      } else {
-        out.errors.push_back({field, x.is_number() ? value_error(x, f, allowed)
-                                                   : type_error("an integer", x, allowed)});
-      }
+    } else {
+      // SPLIT_K, USE_TMA, num_ctas and the AMD keys (decode_launch_key).
+      std::string error;
+      decode_launch_key(f, x, cfg, error);
+      if (!error.empty()) out.errors.push_back({field, std::move(error)});
     }
   }
   for (const auto& [field, got] : {std::pair{"BLOCK_SIZE_M", &m}, std::pair{"BLOCK_SIZE_N", &n},
@@ -292,30 +262,11 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   cfg.m = *m;
   cfg.n = *n;
   cfg.k = *k;
-  // The quantisation comes from the file name: none = the bf16/f16 kernel (the file does not say
-  // which; both give the same shared memory), fp8_w8a8 = fp8 e4m3 weights and activations. What
-  // the others run depends on the engine's release, which the model decides (the release can be
-  // pinned after reading, --engine): cfg.tuned.quant says what the name says, and
-  // unmodelled_dtype keeps vLLM 000d1458's reading (those are not modelled there).
+  // The quantisation comes from the file name (apply_moe_quant); what each quantisation runs
+  // depends on the engine's release, which the model decides (the release can be pinned after
+  // reading, --engine).
   using Quant = model::KernelConfig::TunedLaunch::Quant;
-  cfg.tuned.per_channel_quant = name.per_channel_quant;
-  cfg.tuned.quant = name.dtype.empty()         ? Quant::None
-                    : name.dtype == "bf16"     ? Quant::Bf16
-                    : name.dtype == "fp8_w8a8" ? Quant::Fp8W8a8
-                    // "float8": a name no launcher builds (vLLM's H100 "dtype=float8" tables are
-                    // never loaded); read as the fp8_w8a8 kernel it was tuned for.
-                    : name.dtype == "float8"     ? Quant::Fp8W8a8
-                    : name.dtype == "int8_w8a8"  ? Quant::Int8W8a8
-                    : name.dtype == "int8_w8a16" ? Quant::Int8W8a16
-                    : name.dtype == "int4_w4a16" ? Quant::Int4W4a16
-                                                 : Quant::Other;
-  cfg.a = cfg.b = model::Operand{model::DType::BF16, model::DType::Void, 0};
-  if (name.dtype == "fp8_w8a8" && !name.per_channel_quant) {
-    cfg.fp8_w8a8 = true;
-    cfg.a = cfg.b = model::Operand{model::DType::E4M3, model::DType::Void, 0};
-  } else if (!name.dtype.empty()) {
-    cfg.unmodelled_dtype = name.dtype + (name.per_channel_quant ? " per_channel_quant" : "");
-  }
+  apply_moe_quant(name.dtype, name.per_channel_quant, cfg);
   cfg.c = cfg.d = model::DType::BF16;
   if (name.block_matmul) {
     // Its quantisation, C, and its reader's BLOCK_SIZE_K (block_table_name.cpp).
@@ -349,7 +300,11 @@ DecodedConfig decode_tuned_entry(const Value& v, const std::string& key, const T
   if (seen.count("GROUP_SIZE_M")) give("group_m");
   if (seen.count("num_warps")) give("num_warps");
   if (seen.count("num_stages")) give("stages");
-  // num_ctas, USE_TMA and the AMD keys are not config fields: they stay in cfg.tuned.
+  // SPLIT_K, USE_TMA, num_ctas, the AMD keys and per_channel_quant: the config field "tuned".
+  const auto& t = cfg.tuned;
+  if (t.split_k || t.use_tma || t.num_ctas || t.waves_per_eu || t.matrix_instr_nonkdim || t.kpack ||
+      t.per_channel_quant)
+    give("tuned");
   if (!name.dtype.empty()) give("dtype");
   if (name.block_shape) give("block_shape");
   if (!name.triton_version.empty()) give("triton");

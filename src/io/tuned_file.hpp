@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/config_decoder.hpp"
 #include "io/json_value.hpp"

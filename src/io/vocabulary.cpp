@@ -42,8 +42,10 @@ constexpr FieldSpec kConfigFields[] = {
      K::extents3, D::cutlass, "[1,1,1]", "ClusterShape"},
     {"dtype", "string",
      "shorthand for `a` and `b`; Triton: the dot's operand type — `triton_matmul`: `f16`, `bf16`, "
-     "`f32` (a tf32 dot), `e4m3`; `triton_fused_moe`: `bf16`, `f16`, `fp8_w8a8` (vLLM's fp8 "
-     "weights and activations); `triton_block_matmul`: `fp8_w8a8` (e4m3) or `int8_w8a8` (s8)",
+     "`f32` (a tf32 dot), `e4m3`; `triton_fused_moe`: `bf16`, `f16`, or the engines' "
+     "quantisation names `fp8_w8a8` (fp8 weights and activations), `int8_w8a8`, `int8_w8a16`, "
+     "`int4_w4a16` (with `engine`: the kernel its launcher runs), `fp8_w8a16`, `float32` (not "
+     "modelled); `triton_block_matmul`: `fp8_w8a8` (e4m3) or `int8_w8a8` (s8)",
      K::operand, D::common, "", "ElementA and ElementB; the dot's operand type (Triton)"},
     {"a", "string", "{formats}, or an element type: {operand_elements}", K::operand, D::cutlass,
      "bf16 (e4m3 with launcher)", "ElementA"},
@@ -145,6 +147,12 @@ constexpr FieldSpec kConfigFields[] = {
      "of 8+ hex digits); tuned tables: the engine whose folder or name it is, at its newest "
      "modelled commit",
      K::engine, D::triton, "none (launched as written)", "the engine's launcher at that commit"},
+    {"tuned", "object",
+     "`triton_fused_moe`: what a tuned table adds to the launch, keys as the table writes them: "
+     "`USE_TMA`, `num_ctas`, `SPLIT_K`, `waves_per_eu`, `matrix_instr_nonkdim`, `kpack`, and the "
+     "file name's `per_channel_quant` (bool); the `config` tilefit writes for a table entry "
+     "carries them",
+     K::tuned_launch, D::triton, "{}", "the entry's launch keys"},
     // AMD targets (issue 20).
     {"hip_async_copy", "bool",
      "Triton on an AMD target (gfx942, gfx950): `TRITON_HIP_USE_ASYNC_COPY` on (`true`) or off "
@@ -260,7 +268,9 @@ constexpr FieldSpec kTunedEntryFields[] = {
     {"num_warps", "integer", "`num_warps`; default 4", K::integer},
     {"num_stages", "integer", "`stages`; default 3", K::integer},
     {"SPLIT_K", "integer",
-     "1 (later vLLM default configs carry it; no split-K in fused_moe_kernel)", K::integer},
+     "as written (vLLM 6adad087 sets it to 1 before it launches fused_moe_kernel; SGLang's "
+     "kernels take no SPLIT_K)",
+     K::integer},
     {"USE_TMA", "bool",
      "SGLang `_down` tables: tensor-descriptor loads of A and B (popped by the launcher)",
      K::boolean},
@@ -268,6 +278,18 @@ constexpr FieldSpec kTunedEntryFields[] = {
     {"waves_per_eu", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::integer},
     {"matrix_instr_nonkdim", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::integer},
     {"kpack", "integer", "AMD only (read, ignored on NVIDIA): 1 or 2", K::integer},
+};
+
+constexpr FieldSpec kTunedLaunchFields[] = {
+    {"SPLIT_K", "integer", "as the table writes it (vLLM sets it to 1 before the launch)",
+     K::integer},
+    {"USE_TMA", "bool", "SGLang `_down` tables: tensor-descriptor loads of A and B", K::boolean},
+    {"num_ctas", "integer", "1…16 (CUDAOptions' default 1)", K::integer},
+    {"waves_per_eu", "integer", "AMD: >= 0", K::count0},
+    {"matrix_instr_nonkdim", "integer", "AMD: >= 0", K::count0},
+    {"kpack", "integer", "AMD: 1 or 2", K::integer},
+    {"per_channel_quant", "bool",
+     "the file name's `per_channel_quant=True`: per-token / per-channel scales", K::boolean},
 };
 
 constexpr FieldSpec kEpilogueFields[] = {
@@ -327,6 +349,7 @@ std::string_view dialect_name(Dialect d) {
 std::span<const FieldSpec> epilogue_fields() { return kEpilogueFields; }
 std::span<const FieldSpec> file_fields() { return kFileFields; }
 std::span<const FieldSpec> tuned_entry_fields() { return kTunedEntryFields; }
+std::span<const FieldSpec> tuned_launch_fields() { return kTunedLaunchFields; }
 
 std::string join_names(const std::vector<std::string>& names) {
   std::string out;

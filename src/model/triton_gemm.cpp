@@ -281,6 +281,9 @@ Buffers buffers(const Decisions& d, int stages) {
       bufs.add(d.b_mma_tile, nvmma_align(d.bk * 2), o.start, o.end, o.part);
       continue;
     }
+    if (op == 1 && d.tma_pointers && d.tma_b_cvt > 0)
+      // B's conversion scratch, while A's copy is live (decide_layouts).
+      bufs.add(d.tma_b_cvt, 128, b0, b0 + 1, o.part);
     if (o.pipe)
       bufs.add(nbuf * o.tile, o.align, kBeforeLoop + op, kAfterLoop, o.part);
     else if (!o.reg_smem)
@@ -569,6 +572,18 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // async_tma_copy_global_to_local into an NVMMA-shared buffer with its mbarrier).
   d.tma = k.tma;
   if (k.tma) d.a_can_pipeline = d.b_can_pipeline = true;
+  // Below sm_90 make_ttir rewrites the descriptor loads to masked pointer loads built from the
+  // descriptors' runtime shapes and strides (third_party/nvidia/backend/compiler.py,
+  // passes.ttir.add_rewrite_tensor_descriptor_to_pointer; lib/Dialect/Triton/Transforms/
+  // RewriteTensorDescriptorToPointer.cpp): AxisInfo knows no contiguity, so every thread loads
+  // one element (8 or 16 bits) and neither load is pipelined, whatever num_stages (measured: the
+  // same shared memory at num_stages 2, 3 and 4).
+  d.tma_pointers = k.tma_pointers;
+  if (k.tma_pointers) {
+    d.a_load_bits = ib;
+    d.b_load_bits = bb;
+    d.a_can_pipeline = d.b_can_pipeline = false;
+  }
   // fp8 operands of an mma.sync are promoted to f16 in registers unless the target has fp8
   // mma.sync: only sm_89 and sm_120 (AccelerateMatmul.cpp:906-944, mmav2SupportsFp8Operands).
   // sm_121 promotes. Shared memory still holds fp8 (OptimizeDotOperands hoists the convert).
@@ -603,6 +618,28 @@ Decisions decide_layouts(const KernelConfig& cfg, const KernelTraits& k, int sta
   // max_stages search trying num_stages 1) ask reg_smem() / b_scale_cvt(), which answer then.
   if (d.version != 2) {
     d.a_reg_smem = d.b_reg_smem = 1;
+  } else if (d.tma_pointers) {
+    // The rewritten loads' layouts are BlockedEncodingAttr::get's for sizePerThread 1 (no
+    // contiguity; lib/Dialect/TritonGPU/IR/Dialect.cpp): A [BM, BK] with M fastest; B
+    // [1, BN, BK] (order [0, 1, 2]: its leading 1 takes no lane or warp, so its [BK, BN] view is
+    // the same layout) with N fastest, reshaped and transposed into the dot's [BK, BN] operand.
+    // A goes through one local_alloc when its conversion to the dot operand needs shared memory
+    // (ReduceDataDuplication.cpp:31-62); B's stays a ttg.convert_layout (the transposed view is
+    // a #linear layout, not a blocked one) with the swizzled conversion scratch, allocated while
+    // A's copy is live (TTGIR dumps, sm_80 and sm_89: A at 0 and B's scratch after it, or the
+    // other way round).
+    const int kw = std::max(32 / ib, 1);
+    const std::array<int, 2> wp{log2i(d.warps_m), log2i(d.warps_n)};
+    const Flat a_src =
+        blocked_layout(blocked_get(2, {bm, bk}, {1, 1}, {0, 1}, w), {log2i(bm), log2i(bk)}, 2);
+    d.a_reg_smem =
+        cvt_needs_smem(a_src, dot_operand_layout(0, log2i(kw), wp, {log2i(bm), log2i(bk)})) ? 1 : 0;
+    d.b_reg_smem = 0;
+    const Flat b_src =
+        blocked_layout(blocked_get(2, {bk, bn}, {1, 1}, {1, 0}, w), {log2i(bk), log2i(bn)}, 2);
+    d.tma_b_cvt = cvt_scratch_if_needed(
+                      b_src, dot_operand_layout(1, log2i(kw), wp, {log2i(bk), log2i(bn)}), ib, cc) *
+                  eb;
   } else if (d.b_dequant_bits > 0) {
     // The dequantised B always goes through shared memory (add_dequant_b).
     d.b_reg_smem = 1;

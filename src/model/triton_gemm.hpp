@@ -53,6 +53,10 @@ struct KernelTraits {
   /// A and B loaded through tensor descriptors (SGLang's USE_TMA) on a target with TMA
   /// (capability >= 90): TMA copies into NVMMA-shared buffers, one mbarrier per buffer.
   bool tma = false;
+  /// The same loads below sm_90, where Triton rewrites them to pointer loads
+  /// (src/model/triton_gemm.cpp decide_layouts: nothing pipelined, A through one local_alloc, B
+  /// through a layout conversion).
+  bool tma_pointers = false;
 };
 
 /// Triton's decisions for one config (stage-independent), kept in Plan::state.
@@ -90,6 +94,10 @@ struct Decisions {
   /// converted [BK, BN] copy the MMA reads; 0: none.
   Bytes b_mma_tile = 0;
   bool tma = false;  ///< KernelTraits::tma
+  /// KernelTraits::tma_pointers; tma_b_cvt: B's [1, BN, BK] load -> dot operand conversion
+  /// scratch (bytes; 0: a warp shuffle).
+  bool tma_pointers = false;
+  Bytes tma_b_cvt = 0;
   /// KernelTraits::b_dequant_bits. Then b_load_bits / b_can_pipeline describe the weight's load,
   /// b_raw_tile is one copy of it ([BK, BN] bytes) and b_tile the dequantised B the dot reads.
   int b_dequant_bits = 0;

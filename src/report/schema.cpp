@@ -114,8 +114,9 @@ ordered_json object_of(std::span<const io::FieldSpec> fields, const char* requir
     if (f.name == "dtype") {  // also the engines' quantisation names (triton_fused_moe,
                               // triton_block_matmul)
       std::vector<std::string> names = io::allowed_names(f.kind);
-      names.emplace_back("fp8_w8a8");
-      names.emplace_back("int8_w8a8");
+      for (const char* q :
+           {"fp8_w8a8", "int8_w8a8", "int8_w8a16", "int4_w4a16", "fp8_w8a16", "float32"})
+        names.emplace_back(q);
       p = names_schema(names);
     }
     p["description"] = io::field_meaning(f);
@@ -193,6 +194,8 @@ ordered_json kind_schema(FieldKind kind) {
       return {{"type", "string"},
               {"pattern", "^[0-9]+\\.[0-9]+[!-~]*$"},
               {"examples", ordered_json::array({"3.6.0"})}};
+    case K::tuned_launch:
+      return object_of(io::tuned_launch_fields());
     case K::scale_block: {
       ordered_json ext = extents_schema(2, model::kMaxTileExtent);
       return {{"type", "object"},

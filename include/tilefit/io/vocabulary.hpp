@@ -44,9 +44,10 @@ enum class FieldKind {
   bias,         ///< none, row or column
   scale_block,  ///< {"a": [m, k], "b": [n, k]}
   // ---- Triton kernels (issue 12) ----
-  integer,  ///< a positive integer (num_warps, group_m)
-  version,  ///< a version string ("3.6.0")
-  engine,   ///< an engine release: "vllm", "sglang@d6ef6888" (model::parse_engine_release)
+  integer,       ///< a positive integer (num_warps, group_m)
+  version,       ///< a version string ("3.6.0")
+  engine,        ///< an engine release: "vllm", "sglang@d6ef6888" (model::parse_engine_release)
+  tuned_launch,  ///< {"USE_TMA": …, "num_ctas": …, …}: a tuned entry's launch keys
   // ---- Triton attention (issue 19) ----
   attn_stage,  ///< all, stage1, stage2, main, reduce
   attn_phase,  ///< decode, prefill, extend
@@ -93,6 +94,9 @@ std::span<const FieldSpec> epilogue_fields();
 std::span<const FieldSpec> file_fields();
 /// The fields of one entry of a vLLM/SGLang tuned fused-MoE file ({"BLOCK_SIZE_M": ..., ...}).
 std::span<const FieldSpec> tuned_entry_fields();
+/// The keys of a config's "tuned" object: a tuned entry's launch keys (tuned_entry_fields()
+/// beyond the tile, warps, stages and GROUP_SIZE_M) and the file name's per_channel_quant.
+std::span<const FieldSpec> tuned_launch_fields();
 
 /// The names of `fields`, in order (the decoder's known keys and did-you-mean candidates).
 std::vector<std::string> field_names(std::span<const FieldSpec> fields);

@@ -171,7 +171,9 @@ std::vector<AttnLaunch> sglang_launches(AttnOp op, const AttnShape& s, const Run
       // _decode_softmax_reducev_fwd (808-858): MAX_KV_SPLITS, MIN_BLOCK_KV 32 (36), HAS_SINK,
       // USE_PDL (the MHA path passes none: decode_attention_fwd_normal leaves it False),
       // num_warps 4, num_stages 2.
-      AttnLaunch r = make(AttnKernel::SglangDecodeStage2, "stage2", q, kv, q);
+      // It reads Mid_O (f32) and writes o, never the cache: kv_dtype is q's (as the measured
+      // rows record it), so an fp8 cache below sm_89 leaves it valid.
+      AttnLaunch r = make(AttnKernel::SglangDecodeStage2, "stage2", q, q, q);
       r.constexprs = {
           {"MAX_KV_SPLITS", double(max_splits)}, {"MIN_BLOCK_KV", 32.0},
           {"BLOCK_DV", double(next_pow2(lv))},   {"Lv", double(lv)},

@@ -118,7 +118,9 @@ std::vector<AttnLaunch> decode(bool mla, const AttnShape& s, const Runtime& rt,
   }
   // _decode_softmax_reducev_fwd: BLOCK_DV (653), num_warps 4, num_stages 2 (678-679); the
   // output o has q's type (triton_mla.py:250-252).
-  AttnLaunch r = make(AttnKernel::VllmDecodeStage2, "stage2", cfg, q, kv, q);
+  // It reads Mid_O (f32) and writes o, never the cache: no cache dtype of its own (kv_dtype is
+  // q's, as the measured rows record it), so an fp8 cache below sm_89 leaves it valid.
+  AttnLaunch r = make(AttnKernel::VllmDecodeStage2, "stage2", cfg, q, q, q);
   r.constexprs = {
       {"NUM_KV_SPLITS", double(splits)}, {"BLOCK_DV", double(next_pow2(lv))}, {"Lv", double(lv)}};
   r.num_warps = 4;
@@ -284,7 +286,9 @@ std::vector<AttnLaunch> vllm_launches(AttnOp op, const AttnShape& s, const Runti
       std::vector<AttnLaunch> out{std::move(l)};
       if (three_d) {
         // reduce_segments (1165-1186): TILE_SIZE_DECODE, Triton's default warps and stages.
-        AttnLaunch r = make(AttnKernel::VllmReduceSegments, "reduce", cfg, act, kv, act);
+        // It reads the segments' f32 partials, never the cache (kv_dtype is the activations',
+        // as the measured rows record it: USE_FP8 is the output's quantisation, 0 here).
+        AttnLaunch r = make(AttnKernel::VllmReduceSegments, "reduce", cfg, act, act, act);
         r.constexprs = {{"num_query_heads", double(s.q_heads)},
                         {"TILE_SIZE", double(tile_decode)},
                         {"HEAD_SIZE", double(s.head_dim)},

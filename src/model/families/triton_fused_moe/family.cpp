@@ -77,11 +77,38 @@ class TritonFusedMoe final : public triton::TritonFamily {
             .dtype("d", cfg.d)
             .name("allowed", "bf16, f16");
       });
+    // SPLIT_K: vLLM 000d1458's fused_moe_kernel has no split-K (a tuned entry carries 1).
+    if (cfg.tuned.split_k.value_or(1) != 1)
+      why.reject(
+          [&] { return diag(Code::triton_moe_split_k).integer("split_k", *cfg.tuned.split_k); });
     k.out_bits = 16;
     return triton::triton_plan(cfg, k, explain, std::move(why));
   }
 
  private:
+  /// An entry's SPLIT_K as the launcher passes it. vLLM 6adad087: fused_moe_kernel gets a copy
+  /// of the entry with SPLIT_K = 1 (invoke_fused_moe_triton_kernel, fused_moe.py:842-843) and
+  /// fused_moe_kernel_gptq_awq the entry's (fused_moe.py:759); both declare SPLIT_K (343, 105)
+  /// and never read it. SGLang d6ef6888 passes the entry as **config (fused_moe_triton_kernels.py
+  /// 884, 957) to kernels without a SPLIT_K parameter: Triton 3.6's JITFunction refuses any
+  /// keyword that is neither a parameter nor an option (runtime/jit.py:682-684).
+  static void split_k(const KernelConfig& cfg, bool gptq, Findings& why) {
+    if (!cfg.tuned.split_k) return;
+    const int s = *cfg.tuned.split_k;
+    if (cfg.engine == EngineRelease::SglangD6ef6888)
+      why.reject([&] {
+        return diag(Code::triton_moe_split_k_unknown)
+            .name("engine", engine_release_text(cfg.engine))
+            .name("kernel", gptq ? "fused_moe_kernel_gptq_awq" : "fused_moe_kernel");
+      });
+    else if (s != 1)
+      why.note([&] {
+        return diag(gptq ? Code::triton_moe_split_k_unread : Code::triton_moe_split_k_reset)
+            .name("engine", engine_release_text(cfg.engine))
+            .integer("split_k", s);
+      });
+  }
+
   /// The launch of vLLM 6adad087 and SGLang d6ef6888.
   static Plan decide_engine(const KernelConfig& cfg, bool explain) {
     using Quant = KernelConfig::TunedLaunch::Quant;
@@ -97,7 +124,16 @@ class TritonFusedMoe final : public triton::TritonFamily {
     switch (t.quant) {
       case Quant::None:
       case Quant::Bf16:
-        // No dtype, or "bf16": the unquantised kernel (compute_type bf16).
+        // No dtype, or "bf16": the unquantised kernel (compute_type bf16 or f16) of bf16 / f16
+        // operands; another operand type (a config's "dtype": "e4m3") is no kernel of theirs.
+        if (cfg.a.block_scaled() || cfg.a != cfg.b ||
+            (cfg.a.elem != DType::BF16 && cfg.a.elem != DType::F16))
+          why.reject([&] {
+            return diag(Code::triton_dtype)
+                .name("kernel", "triton_fused_moe")
+                .name("dtype", operand_name(cfg.a))
+                .name("allowed", "bf16, f16, fp8_w8a8, int8_w8a8, int8_w8a16, int4_w4a16");
+          });
         k.in_bits = 16;
         if (cfg.block_shape)
           why.note(
@@ -141,6 +177,7 @@ class TritonFusedMoe final : public triton::TritonFamily {
         if (t.num_ctas.value_or(1) != 1)
           why.reject(
               [&] { return diag(Code::triton_moe_num_ctas).integer("num_ctas", *t.num_ctas); });
+        split_k(cfg, true, why);
         return triton_fused_moe::gptq_awq_plan(cfg, 4, explain, std::move(why));
       case Quant::Other:
         why.reject([&] {
@@ -186,20 +223,17 @@ class TritonFusedMoe final : public triton::TritonFamily {
     // and B (fused_moe.py:359-361, 404-409: support_tensor_descriptor() holds with Triton 3.6;
     // fused_moe_triton_kernels.py:888-904). From sm_90 on these are TMA copies (modelled:
     // KernelTraits::tma); below, Triton's make_ttir rewrites them to pointer loads
-    // (third_party/nvidia/backend/compiler.py, add_rewrite_tensor_descriptor_to_pointer), which
-    // the measured rows show are not the kernel's usual pipelined loads: not modelled.
+    // (third_party/nvidia/backend/compiler.py, add_rewrite_tensor_descriptor_to_pointer) that
+    // are not pipelined (KernelTraits::tma_pointers; measured on sm_80, sm_86 and sm_89).
     if (sglang && t.use_tma.value_or(false)) {
-      if (cfg.arch < 90)
-        why.reject([&] {
-          return diag(Code::triton_moe_tma_unmodelled)
-              .name("engine", engine_release_text(cfg.engine))
-              .arch("arch", cfg.arch);
-        });
+      if (cfg.arch < 90 && !is_amd(cfg.arch))
+        k.tma_pointers = true;
       else
         k.tma = true;
     }
     if (t.num_ctas.value_or(1) != 1)
       why.reject([&] { return diag(Code::triton_moe_num_ctas).integer("num_ctas", *t.num_ctas); });
+    split_k(cfg, false, why);
     if (cfg.d != DType::BF16 && cfg.d != DType::F16)
       why.reject([&] {
         return diag(Code::triton_output_dtype)
