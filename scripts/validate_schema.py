@@ -140,6 +140,11 @@ outputs = [
     ("sweep", "docs/pictures/fp8_space.json", "--format", "json", "--all"),
     ("sweep", *amd_tables, "--arch", "gfx942,gfx950", "--format", "json", "--all"),
     ("sweep", h100, "--arch", "gfx950", "--format", "json"),
+    # usage errors under --format json: still a results document, with "errors"
+    ("check", "configs/sm90_hopper.json", "--arch", "nope", "--format", "json"),
+    ("check", "configs/sm90_hopper.json", "--bogus", "--format", "json"),
+    ("suggest", "configs/sm90_hopper.json", "--arch", "nope", "--format", "json"),
+    ("sweep", "docs/pictures/moe_space.json", "--arch", "nope", "--format", "json"),
 ]
 n = 0
 n_emitted = 0

@@ -25,9 +25,11 @@ struct CheckOptions : InputOptions {
 /// The report writer, plus what the CLI needs of every problem (a line on stderr, the exit code).
 class Sink final : public analysis::CheckSink {
  public:
-  Sink(report::CheckWriter& w, CliContext& ctx) : w_(w), ctx_(ctx) {}
+  Sink(report::CheckWriter& w, CliContext& ctx, EngineUse& engines)
+      : w_(w), ctx_(ctx), engines_(engines) {}
   void entry(analysis::Entry&& e) override {
     if (e.result.status != model::Status::Fits) ctx_.raise(kExitNotFit);
+    engines_.saw(e.config.engine);
     w_.entry(std::move(e));
   }
   void problem(analysis::Problem&& p) override {
@@ -40,6 +42,7 @@ class Sink final : public analysis::CheckSink {
  private:
   report::CheckWriter& w_;
   CliContext& ctx_;
+  EngineUse& engines_;
 };
 
 /// What a folder walk did not read, as one note ("3 files that are not JSON (no .json name), 1
@@ -77,7 +80,8 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   auto writer = report::CheckWriter::make(
       format, opt.breakdown, stream.head(), [&ctx](std::string_view text) { ctx.out.write(text); },
       [&ctx] { return ctx.out.failed(); }, /*bars=*/ctx.out.terminal());
-  Sink sink(*writer, ctx);
+  EngineUse engines(opt.target);
+  Sink sink(*writer, ctx, engines);
   if (!opt.names.empty())
     stream.add(io::load<io::LoadResult>(io::Source::kernel_names(opt.names)), sink);
   std::size_t skipped = 0;
@@ -118,6 +122,7 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   analysis::Tally tally = stream.finish(sink);
   tally.files_skipped = skipped;
   writer->finish(tally);
+  engines.warn(ctx);
 }
 
 }  // namespace

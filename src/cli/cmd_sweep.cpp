@@ -97,12 +97,23 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
                                     : ProgressMode::automatic,
                     "sweep");
   Sink sink(*writer, ctx.out, progress);
+  // Whose launch rules each space's configs take (a space with an "engine" axis names engines:
+  // every pin may apply).
+  EngineUse engines(opt.target);
+  for (const io::ConfigSpace& s : spaces) {
+    model::KernelConfig first;
+    s.candidate(0, first);
+    engines.saw(first.engine);
+    for (const io::ConfigSpace::Axis& a : s.axes())
+      if (a.field == "engine") engines.saw_all();
+  }
   const analysis::SweepTally tally =
       analysis::run_sweep(spaces, o, ctx.env.devices, sink, problems);
   progress.finish();
   writer->finish(tally, problems);
 
   ctx.raise(tally.fits > 0 ? kExitOk : kExitNotFit);
+  engines.warn(ctx);
   report_problems(problems, ctx);
 }
 

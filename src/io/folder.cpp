@@ -162,6 +162,19 @@ std::string not_triton_table(std::string_view path) {
   const std::size_t slash = path.find_last_of('/');
   std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   name.remove_suffix(5);  // ".json"
+  // vLLM's Intel XPU tables: device_name is what vLLM's XPU platform reports
+  // (torch.xpu.get_device_name(), spaces as "_": "Intel(R)_Arc(TM)_Pro_B70_Graphics"); their
+  // entries carry "grf_mode" (the register file mode of Triton's Intel XPU backend) and some a
+  // "triton_version" of that backend (3.8.0).
+  constexpr std::string_view kDevice = ",device_name=";
+  if (const std::size_t d = name.find(kDevice); d != std::string_view::npos) {
+    std::string_view device = name.substr(d + kDevice.size());
+    device = device.substr(0, device.find(','));
+    if (device.starts_with("Intel"))
+      return "a vLLM Intel XPU table (device_name=" + std::string(device) +
+             ": entries with grf_mode, for Triton's Intel XPU backend), not an NVIDIA or AMD "
+             "target: not modelled";
+  }
   constexpr std::string_view kPart = ",backend=";
   const std::size_t at = name.find(kPart);
   if (at == std::string_view::npos) return "";

@@ -69,8 +69,10 @@ bool is_json_name(std::string_view path);
 /// A file named like a tuned table that holds no configs tilefit models: vLLM's FlyDSL MoE
 /// tables ("E=…,N=…,device_name=…,dtype=int4_w4a16,backend=flydsl.json", read by vLLM 6adad087
 /// fused_moe/fused_flydsl_moe.py:114-131 try_get_optimal_config, entries of tile_m, tile_n,
-/// tile_k, tile_n2, tile_k2 for FlyDSL's own kernel) and tables of another backend. Returns why
-/// it is skipped (one line for the note), "" for any other name.
+/// tile_k, tile_n2, tile_k2 for FlyDSL's own kernel), tables of another backend, and vLLM's
+/// Intel XPU tables ("E=…,N=…,device_name=Intel(R)_Arc(TM)_….json": the device name vLLM's XPU
+/// platform reports, entries with "grf_mode" and a "triton_version" of Intel's Triton backend,
+/// 3.8.0). Returns why it is skipped (one line for the note), "" for any other name.
 /// `tilefit check` skips such files, in a folder or named, and counts them with the other
 /// skipped files.
 std::string not_triton_table(std::string_view path);
