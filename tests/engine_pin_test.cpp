@@ -149,19 +149,17 @@ TEST(EnginePin, TheBreakdownAndMarkdownNameTheEngine) {
 
 // ---- tilefit check DIR ---------------------------------------------------------------------
 
-TEST_F(EngineScratch, AFolderIsEveryTunedTableUnderItSortedTheRestSkipped) {
+TEST_F(EngineScratch, AFolderIsEveryJsonFileUnderItSortedTheRestCounted) {
   put("b/E=8,N=64,device_name=NVIDIA_H100_80GB_HBM3.json", kEntry);
   put("a/E=8,N=32,device_name=NVIDIA_H100_80GB_HBM3.json", kEntry);
   put("a/README.md", "# tables");
-  put("a/moe_sum_reduce_NVIDIA-H200_t8_h2048_bfloat16.json", "{}");
+  put("a/tune.sh", "python benchmark_moe.py");
   put("E=4,N=16,device_name=NVIDIA_A100-SXM4-80GB,dtype=fp8_w8a8.json", kEntry);
   const test::CliRun r =
       test::run_in_process({"check", dir_.string() + "/", "--arch", "sm_90", "--format", "json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, "note: " + dir_.string() + "/a/README.md: skipped: not a tuned table\n" +
-                       "note: " + dir_.string() +
-                       "/a/moe_sum_reduce_NVIDIA-H200_t8_h2048_bfloat16.json: skipped: not a "
-                       "tuned table\n");
+  EXPECT_EQ(r.err,
+            "note: " + dir_.string() + "/: skipped 2 files that are not JSON (no .json name)\n");
   const ordered_json doc = json_of(r);
   std::vector<std::string> files;
   for (const ordered_json& res : doc["results"]) {
@@ -190,7 +188,8 @@ TEST_F(EngineScratch, LinkLoopsAndBrokenLinksAreErrorsTheRestGoesOn) {
   put("t/E=8,N=32,device_name=NVIDIA_H100_80GB_HBM3.json", kEntry);
   fs::create_directory_symlink(dir_ / "t", dir_ / "t" / "loop");
   fs::create_symlink(dir_ / "missing.json", dir_ / "t" / "E=1,N=1,device_name=X.json");
-  fs::create_directory_symlink(dir_ / "t", dir_ / "same");  // not a loop: read twice
+  // Not a loop, the same folder: read once, under the first path in sorted order ("same").
+  fs::create_directory_symlink(dir_ / "t", dir_ / "same");
   const test::CliRun r = test::run_in_process({"check", dir_.string(), "--arch", "sm_90"});
   EXPECT_EQ(r.exit_code, 2);
   const std::string d = dir_.string();
@@ -199,13 +198,18 @@ TEST_F(EngineScratch, LinkLoopsAndBrokenLinksAreErrorsTheRestGoesOn) {
                        "folder that contains it\n"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("error: " + d + "/t/loop: symbolic link loop"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("error: " + d +
-                       "/t/E=1,N=1,device_name=X.json: broken symbolic link: No such file or "
+                       "/same/E=1,N=1,device_name=X.json: broken symbolic link: No such file or "
                        "directory\n"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.out.find("4 configs: 4 fit, 0 do not fit, 0 invalid; 4 errors\n"), std::string::npos)
+  EXPECT_NE(
+      r.err.find("note: " + d + ": skipped 1 path that leads to a file or folder read already"),
+      std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("/t/"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("2 configs: 2 fit, 0 do not fit, 0 invalid; 2 errors; 1 file skipped\n"),
+            std::string::npos)
       << r.out;
 }
 

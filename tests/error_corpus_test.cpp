@@ -243,9 +243,9 @@ TEST_F(GeneratedInputs, CliExitCodeForUnreadableInputs) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(missing + ": cannot open: No such file or directory"), std::string::npos)
       << r.err;
-  // check reads a folder (the tuned tables under it; here a README, skipped with a note); the
+  // check reads a folder (the JSON files under it; here a README, counted in a note); the
   // commands without folders still refuse a directory as a file.
-  EXPECT_NE(r.err.find("note: " + dir_.string() + "/README: skipped: not a tuned table"),
+  EXPECT_NE(r.err.find("note: " + dir_.string() + ": skipped 1 file that is not JSON"),
             std::string::npos)
       << r.err;
   const test::CliRun s = test::run_command("sweep '" + dir_.string() + "' --arch sm120");

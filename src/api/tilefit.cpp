@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/internal.hpp"
+#include "io/text_checks.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/evaluate.hpp"
@@ -48,8 +49,9 @@ const model::Limits& builtin_model_limits(std::string_view arch) {
   const model::ArchInfo* info = sm ? model::find_arch(*sm) : nullptr;
   if (!info) {
     const std::string_view hint = model::unmodelled_amd_hint(arch);
-    throw InputError("arch \"" + std::string(arch) + "\" is not a known architecture; allowed: " +
-                         model::arch_choices() + (hint.empty() ? "" : "; " + std::string(hint)),
+    throw InputError("arch \"" + io::detail::printable(arch) +
+                         "\" is not a known architecture; allowed: " + model::arch_choices() +
+                         (hint.empty() ? "" : "; " + std::string(hint)),
                      "arch");
   }
   return info->limits;

@@ -1,7 +1,8 @@
 // `tilefit check FILE|DIR... [--arch A[,B...] | --device N | --builtin] [--engine E@COMMIT]...
 //                 [--format table|json|csv|markdown|svg] [--breakdown]`
-// A DIR is every tuned table under it (io::list_folder): the other files are skipped with a note
-// and counted in the summary; what cannot be walked is an input error naming the path.
+// A DIR is every JSON file under it (io::walk_folder), each read as what it is (a config file, a
+// tuned table, a list of CUTLASS kernel names); the other files are counted in one note per
+// folder and in the summary; what cannot be walked is an input error naming the path.
 // Options -> analysis::CheckStream (target rules in tilefit/analysis/target.hpp) -> a streamed
 // report (report::CheckWriter).
 #include <memory>
@@ -24,9 +25,11 @@ struct CheckOptions : InputOptions {
 /// The report writer, plus what the CLI needs of every problem (a line on stderr, the exit code).
 class Sink final : public analysis::CheckSink {
  public:
-  Sink(report::CheckWriter& w, CliContext& ctx) : w_(w), ctx_(ctx) {}
+  Sink(report::CheckWriter& w, CliContext& ctx, EngineUse& engines)
+      : w_(w), ctx_(ctx), engines_(engines) {}
   void entry(analysis::Entry&& e) override {
     if (e.result.status != model::Status::Fits) ctx_.raise(kExitNotFit);
+    engines_.saw(e.config.engine);
     w_.entry(std::move(e));
   }
   void problem(analysis::Problem&& p) override {
@@ -39,7 +42,23 @@ class Sink final : public analysis::CheckSink {
  private:
   report::CheckWriter& w_;
   CliContext& ctx_;
+  EngineUse& engines_;
 };
+
+/// What a folder walk did not read, as one note ("3 files that are not JSON (no .json name), 1
+/// path to a file or folder read already"), "" when it read everything.
+std::string folder_note(const io::FolderCounts& n) {
+  std::string out;
+  auto part = [&out](std::size_t count, const char* one, const char* many, const char* what) {
+    if (count == 0) return;
+    out +=
+        (out.empty() ? "" : ", ") + std::to_string(count) + " " + (count == 1 ? one : many) + what;
+  };
+  part(n.not_json, "file that is", "files that are", " not JSON (no .json name)");
+  part(n.not_regular, "entry that is", "entries that are", " not a regular file");
+  part(n.seen_before, "path that leads", "paths that lead", " to a file or folder read already");
+  return out;
+}
 
 void run_check(const CheckOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
@@ -61,7 +80,8 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   auto writer = report::CheckWriter::make(
       format, opt.breakdown, stream.head(), [&ctx](std::string_view text) { ctx.out.write(text); },
       [&ctx] { return ctx.out.failed(); }, /*bars=*/ctx.out.terminal());
-  Sink sink(*writer, ctx);
+  EngineUse engines(opt.target);
+  Sink sink(*writer, ctx, engines);
   if (!opt.names.empty())
     stream.add(io::load<io::LoadResult>(io::Source::kernel_names(opt.names)), sink);
   std::size_t skipped = 0;
@@ -76,14 +96,15 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
       stream.add_file(file, sink);
       continue;
     }
-    for (io::FolderEntry& f : io::list_folder(file)) {
-      if (sink.stopped()) break;
+    std::size_t skipped_here = 0;
+    const io::FolderCounts counts = io::walk_folder(file, [&](io::FolderEntry&& f) {
+      if (sink.stopped()) return;
       switch (f.kind) {
-        case io::FolderEntry::Kind::table:
+        case io::FolderEntry::Kind::json:
           stream.add_file(f.path, sink);
           break;
         case io::FolderEntry::Kind::skipped:
-          ++skipped;
+          ++skipped_here;
           ctx.notes.push_back(io::detail::printable(f.path) + ": skipped: " + f.message);
           break;
         case io::FolderEntry::Kind::error: {
@@ -93,11 +114,15 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
           break;
         }
       }
-    }
+    });
+    skipped += counts.skipped_files(skipped_here);
+    if (std::string note = folder_note(counts); !note.empty())
+      ctx.notes.push_back(io::detail::printable(file) + ": skipped " + note);
   }
   analysis::Tally tally = stream.finish(sink);
   tally.files_skipped = skipped;
   writer->finish(tally);
+  engines.warn(ctx);
 }
 
 }  // namespace
@@ -108,8 +133,9 @@ void register_check(CLI::App& app, Command& cmd) {
                   "Check tile configs: fits or not, stage counts, bytes by component", run_check);
   add_input_options(
       *sub, *opt,
-      "Config files (JSON); - reads standard input; a folder: every vLLM/SGLang tuned table "
-      "under it (recursively; other files are skipped with a note)",
+      "Config files (JSON); - reads standard input; a folder: every *.json file under it "
+      "(recursively, each real file once, at most 64 folders deep and 1,000,000 names; "
+      "other files are counted in one note)",
       "A CUTLASS library kernel name to check, e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_"
       "f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma "
       "(repeatable)");

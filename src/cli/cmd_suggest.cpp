@@ -55,6 +55,9 @@ void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
       ctx.out.write(report::suggest_table(run));
   }
   if (none) ctx.raise(kExitNotFit);
+  EngineUse engines(opt.target);
+  for (const analysis::Entry& e : run.check.entries) engines.saw(e.config.engine);
+  engines.warn(ctx);
   report_problems(run.check.problems, ctx);
 }
 

@@ -89,6 +89,26 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
   if (format == report::Format::svg)
     if (const auto why = report::sweep_map_refusal(spaces, o.request))
       throw CommandError(kExitInput, *why);
+  // The cap on candidates is the whole command's: every space on every architecture.
+  const std::uint64_t archs = o.request.archs.empty() ? 1 : o.request.archs.size();
+  std::uint64_t total = 0;
+  for (const io::ConfigSpace& s : spaces) total += s.size();
+  if (total > io::kMaxCandidates / archs)
+    throw CommandError(
+        kExitInput,
+        "the sweep has " + std::to_string(total) + " candidates" +
+            (archs > 1 ? " x " + std::to_string(archs) + " architectures" : std::string()) +
+            " in all (" + std::to_string(spaces.size()) + " config" +
+            (spaces.size() == 1 ? "" : "s") + "): more than " + std::to_string(io::kMaxCandidates) +
+            ", the most one sweep evaluates; narrow the alternatives" +
+            (archs > 1 ? ", give fewer architectures" : "") +
+            " or sweep the files in several runs");
+  // Nothing to sweep (every space refused or unreadable): the errors alone, no empty table.
+  if (spaces.empty() && format != report::Format::json) {
+    ctx.raise(kExitNotFit);
+    report_problems(problems, ctx);
+    return;
+  }
   auto writer = report::SweepWriter::make(format, spaces, o.request,
                                           [&ctx](std::string_view text) { ctx.out.write(text); });
   Progress progress(ctx.err,
@@ -97,12 +117,23 @@ void run_sweep(const SweepCliOptions& opt, CliContext& ctx) {
                                     : ProgressMode::automatic,
                     "sweep");
   Sink sink(*writer, ctx.out, progress);
+  // Whose launch rules each space's configs take (a space with an "engine" axis names engines:
+  // every pin may apply).
+  EngineUse engines(opt.target);
+  for (const io::ConfigSpace& s : spaces) {
+    model::KernelConfig first;
+    s.candidate(0, first);
+    engines.saw(first.engine);
+    for (const io::ConfigSpace::Axis& a : s.axes())
+      if (a.field == "engine") engines.saw_all();
+  }
   const analysis::SweepTally tally =
       analysis::run_sweep(spaces, o, ctx.env.devices, sink, problems);
   progress.finish();
   writer->finish(tally, problems);
 
   ctx.raise(tally.fits > 0 ? kExitOk : kExitNotFit);
+  engines.warn(ctx);
   report_problems(problems, ctx);
 }
 

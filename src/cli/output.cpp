@@ -17,6 +17,7 @@ void Output::fail(int err) {
 
 void Output::write(std::string_view text) {
   if (failed_ || text.empty()) return;
+  written_ = true;
   errno = 0;
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::ferror(file_))
     fail(errno);

@@ -19,6 +19,8 @@ class Output {
   /// Flushes; true when everything was written. `problem()` then says what failed otherwise.
   bool finish();
   bool failed() const { return failed_; }
+  /// True once anything was written (or tried).
+  bool written() const { return written_; }
   /// "cannot write the output: No space left on device".
   const std::string& problem() const { return problem_; }
 
@@ -36,6 +38,7 @@ class Output {
 
   std::FILE* file_;
   bool failed_ = false;
+  bool written_ = false;
   std::string problem_;
   int terminal_ = -1;  ///< -1: ask isatty
 };

@@ -8,8 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_context.hpp"
+#include "io/text_checks.hpp"
 #include "tilefit/device/device_query.hpp"
+#include "tilefit/report/json.hpp"
 
 #ifndef TILEFIT_VERSION
 #define TILEFIT_VERSION "0.1.0"
@@ -44,6 +48,62 @@ class StdinFor {
   int saved_ = -1;
   bool swapped_ = false;
 };
+
+/// The value of the last --format (or --format=VALUE) in `args`, "" when none.
+std::string format_asked(const std::vector<std::string>& args) {
+  std::string format;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--format" && i + 1 < args.size()) format = args[i + 1];
+    if (args[i].starts_with("--format=")) format = args[i].substr(9);
+  }
+  return format;
+}
+
+/// The JSON document a run under --format json writes when a usage error stops it before it
+/// wrote anything: no results, the errors, and (check, suggest, sweep) the results schema's
+/// target and zero counts, so a program reading stdout still reads JSON with "errors".
+std::string usage_error_json(const std::vector<std::string>& args,
+                             const std::vector<std::string>& errors) {
+  using nlohmann::ordered_json;
+  const std::string command = args.empty() ? "" : args.front();
+  ordered_json doc;
+  doc["schema_version"] = report::kSchemaVersion;
+  doc["tool"] = "tilefit";
+  const bool results = command == "check" || command == "suggest" || command == "sweep";
+  if (command == "sweep" || command == "suggest" || !results)
+    doc["command"] = io::detail::printable(command);
+  if (results) {
+    std::string mode = "per-config";
+    for (const std::string& a : args) {
+      if (a == "--arch" || a.starts_with("--arch=")) mode = "arch";
+      if (a == "--device" || a.starts_with("--device=")) mode = "device";
+      if (a == "--builtin") mode = "builtin";
+    }
+    doc["target"] = {{"mode", mode}};
+    doc["results"] = ordered_json::array();
+  }
+  ordered_json list = ordered_json::array();
+  for (const std::string& e : errors)
+    list.push_back({{"kind", "input"},
+                    {"file", ""},
+                    {"index", nullptr},
+                    {"config", ""},
+                    {"field", ""},
+                    {"message", e},
+                    {"text", e}});
+  doc["errors"] = std::move(list);
+  if (results) {
+    ordered_json summary;
+    const auto counts =
+        command == "sweep"
+            ? std::vector<const char*>{"candidates", "fits", "does_not_fit", "invalid", "listed"}
+            : std::vector<const char*>{"configs", "fits", "does_not_fit", "invalid"};
+    for (const char* c : counts) summary[c] = 0;
+    summary["errors"] = errors.size();
+    doc["summary"] = std::move(summary);
+  }
+  return doc.dump(2) + "\n";
+}
 
 }  // namespace
 
@@ -105,6 +165,10 @@ int run(const std::vector<std::string>& args, const Env& env, const Extension& e
     std::fprintf(err,
                  "error: %s\nrun 'tilefit --help' (or 'tilefit SUBCOMMAND --help') for usage\n",
                  e.what());
+    if (format_asked(args) == "json" && !out.written()) {
+      out.write(usage_error_json(args, {io::detail::printable(e.what())}));
+      return finish(kExitInput);
+    }
     return kExitInput;
   }
 
@@ -112,6 +176,10 @@ int run(const std::vector<std::string>& args, const Env& env, const Extension& e
     if (command) command(ctx);
   } catch (const CommandError& e) {
     ctx.error(e.what(), e.exit_code());
+    // Under --format json, an error that stopped the command before it wrote anything is
+    // still a JSON document on stdout.
+    if (format_asked(args) == "json" && !out.written())
+      out.write(usage_error_json(args, ctx.errors));
   } catch (const std::exception& e) {
     ctx.error(std::string("internal error: ") + e.what(), kExitInternal);
   } catch (...) {

@@ -8,6 +8,13 @@
 #include "tilefit/model/engine_release.hpp"
 
 namespace tilefit::cli {
+namespace {
+
+/// An option's value as error lines show it: bytes that are not UTF-8 and control characters as
+/// visible escapes (<0xFF>, <U+001B>), as paths are shown.
+std::string shown(const std::string& value) { return io::detail::printable(value); }
+
+}  // namespace
 
 std::vector<model::EngineRelease> engine_pins(const std::vector<std::string>& engines) {
   std::vector<model::EngineRelease> pins;
@@ -15,20 +22,43 @@ std::vector<model::EngineRelease> engine_pins(const std::vector<std::string>& en
   for (const std::string& e : engines) {
     const auto release = model::parse_engine_release(e);
     if (!release)
-      throw CommandError(kExitInput, "--engine \"" + e +
+      throw CommandError(kExitInput, "--engine \"" + shown(e) +
                                          "\": not a modelled engine release; allowed: " +
                                          model::engine_release_choices());
     const model::Launcher of = model::engine_release_info(*release).engine;
     for (std::size_t i = 0; i < pins.size(); ++i)
       if (model::engine_release_info(pins[i]).engine == of)
-        throw CommandError(kExitInput, "--engine \"" + e +
+        throw CommandError(kExitInput, "--engine \"" + shown(e) +
                                            "\": " + std::string(model::launcher_name(of)) +
-                                           " is already pinned by --engine \"" + written[i] +
+                                           " is already pinned by --engine \"" + shown(written[i]) +
                                            "\"; give at most one --engine per engine");
     pins.push_back(*release);
     written.push_back(e);
   }
   return pins;
+}
+
+EngineUse::EngineUse(const TargetOptions& opt) : written_(opt.engines) {
+  for (const model::EngineRelease pin : engine_pins(opt.engines))
+    of_.push_back(model::engine_release_info(pin).engine);
+  applied_.assign(of_.size(), false);
+}
+
+void EngineUse::saw(model::EngineRelease engine) {
+  const model::Launcher l = model::engine_release_info(engine).engine;
+  for (std::size_t i = 0; i < of_.size(); ++i)
+    if (of_[i] == l) applied_[i] = true;
+}
+
+void EngineUse::warn(CliContext& ctx) const {
+  for (std::size_t i = 0; i < of_.size(); ++i)
+    if (!applied_[i]) {
+      const std::string name(model::launcher_name(of_[i]));
+      ctx.warnings.push_back("--engine \"" + shown(written_[i]) +
+                             "\" applied to no config: none was launched by " + name + " (no " +
+                             name + " tuned table, no config whose \"engine\" is " + name +
+                             "); it changed nothing");
+    }
 }
 
 analysis::TargetRequest TargetOptions::request() const {
@@ -44,20 +74,21 @@ analysis::TargetRequest TargetOptions::request() const {
       const std::size_t end = std::min(arch.find(',', start), arch.size());
       const std::string one = arch.substr(start, end - start);
       if (one.empty())
-        throw CommandError(kExitInput, "--arch \"" + arch +
+        throw CommandError(kExitInput, "--arch \"" + shown(arch) +
                                            "\": an empty architecture in the list; give "
                                            "them comma-separated with none empty (sm_90,sm_120)");
       const auto sm = model::parse_arch(one);
       if (!sm || !model::find_arch(*sm)) {
         const std::string_view hint = model::unmodelled_amd_hint(one);
-        throw CommandError(kExitInput, "--arch \"" + one + "\": unknown architecture; allowed: " +
+        throw CommandError(kExitInput, "--arch \"" + shown(one) +
+                                           "\": unknown architecture; allowed: " +
                                            model::arch_choices() + "; several: sm_90,sm_120" +
                                            (hint.empty() ? "" : "; " + std::string(hint)));
       }
       const int canonical = model::find_arch(*sm)->limits.sm;
       if (std::find(r.archs.begin(), r.archs.end(), canonical) != r.archs.end())
-        throw CommandError(kExitInput, "--arch \"" + arch + "\": " + model::arch_name(canonical) +
-                                           " is given twice");
+        throw CommandError(kExitInput, "--arch \"" + shown(arch) + "\": " +
+                                           model::arch_name(canonical) + " is given twice");
       r.archs.push_back(canonical);
       start = end + 1;
     }
@@ -72,7 +103,7 @@ analysis::TargetRequest TargetOptions::request() const {
   if (!hip_async_copy.empty()) {
     const std::string& v = hip_async_copy;
     if (v != "on" && v != "off")
-      throw CommandError(kExitInput, "--hip-async-copy \"" + v +
+      throw CommandError(kExitInput, "--hip-async-copy \"" + shown(v) +
                                          "\": allowed: on or off (TRITON_HIP_USE_ASYNC_COPY=1 "
                                          "or 0; left out: Triton 3.6's default, off)");
     if (r.mode == analysis::TargetRequest::Mode::device)
@@ -84,10 +115,10 @@ analysis::TargetRequest TargetOptions::request() const {
     if (r.mode == analysis::TargetRequest::Mode::arch &&
         std::none_of(r.archs.begin(), r.archs.end(), model::is_amd))
       throw CommandError(kExitInput,
-                         "--hip-async-copy " + v + ": --arch \"" + arch +
+                         "--hip-async-copy " + v + ": --arch \"" + shown(arch) +
                              "\" names no AMD target, and the switch applies to the AMD targets "
                              "only (gfx942, gfx950); add one (--arch " +
-                             arch +
+                             shown(arch) +
                              ",gfx942) or "
                              "drop --hip-async-copy");
     r.hip_async_copy = v == "on";

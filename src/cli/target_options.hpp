@@ -32,6 +32,25 @@ struct TargetOptions {
 /// engine, is a usage error (CommandError, exit 2) listing model::engine_release_choices().
 std::vector<model::EngineRelease> engine_pins(const std::vector<std::string>& engines);
 
+/// Which --engine pins applied to a config: each is a warning naming it when none did (an
+/// `--engine sglang` over vLLM tables changes nothing, and the run must say so).
+///   EngineUse use(opt.target);  … use.saw(entry.config.engine) for each result …;  use.warn(ctx);
+class EngineUse {
+ public:
+  explicit EngineUse(const TargetOptions& opt);
+  /// A config analysed with release `engine` (its own or the pinned one).
+  void saw(model::EngineRelease engine);
+  /// Configs of every engine may have been analysed (a sweep's "engine" axis).
+  void saw_all() { applied_.assign(applied_.size(), true); }
+  /// A warning for each --engine whose engine launched no config analysed.
+  void warn(CliContext& ctx) const;
+
+ private:
+  std::vector<std::string> written_;  ///< --engine, as written
+  std::vector<model::Launcher> of_;   ///< the engine each pins
+  std::vector<bool> applied_;
+};
+
 /// Adds --arch, --device and --builtin (mutually exclusive), --engine and --hip-async-copy to
 /// `sub`.
 void add_target_options(CLI::App& sub, TargetOptions& opt);

@@ -69,9 +69,26 @@ const DeviceSource& system_devices() {
 
 namespace tilefit {
 
+namespace {
+
+/// The device layer's advice names the CLI's options (--arch, --device); a library caller has
+/// functions instead.
+std::string library_advice(std::string message) {
+  const std::pair<std::string_view, std::string_view> kRewrites[] = {
+      {"pass --device with a valid index", "pass a valid device index"},
+      {"use --arch to analyse", "use builtin_limits(arch) (C: tilefit_target_builtin) to analyse"}};
+  for (const auto& [from, to] : kRewrites)
+    for (std::size_t at = message.find(from); at != std::string::npos;
+         at = message.find(from, at + to.size()))
+      message.replace(at, from.size(), to);
+  return message;
+}
+
+}  // namespace
+
 Limits device_limits(int device) {
   const device::DeviceResult d = device::query_one(device);
-  if (!d) throw DeviceError(d.error().message);
+  if (!d) throw DeviceError(library_advice(d.error().message));
   return api::to_public(d->limits);
 }
 

@@ -194,12 +194,21 @@ class Collector : public detail::StreamSink, public detail::ErrorSink {
       add({file_, index, name, "", "duplicate batch size (JSON keeps only one); give it once"});
       return;
     }
-    if (!detail::is_batch_size(key)) {
-      ++bad_configs_;
-      add({file_, index, name, "",
-           "not a batch size: a tuned table's keys are batch sizes (decimal integers; vLLM and "
-           "SGLang call int(key) on them) or \"triton_version\""});
-      return;
+    switch (detail::read_batch_size(key)) {
+      case detail::BatchKey::ok:
+        break;
+      case detail::BatchKey::not_integer:
+        ++bad_configs_;
+        add({file_, index, name, "",
+             "not a batch size: a tuned table's keys are batch sizes (decimal integers; vLLM and "
+             "SGLang call int(key) on them) or \"triton_version\""});
+        return;
+      case detail::BatchKey::too_large:
+        ++bad_configs_;
+        add({file_, index, name, "",
+             "batch size beyond 2^64 - 1 (18446744073709551615): vLLM and SGLang read it (Python "
+             "int) but no batch reaches it; tilefit reads batch sizes up to 2^64 - 1"});
+        return;
     }
     detail::DecodedConfig d = detail::decode_tuned_entry(v, key, tuned_name_, listing());
     Provenance from{Provenance::Origin::tuned_entry, file_, index, key, d.given};

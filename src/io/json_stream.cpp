@@ -35,7 +35,9 @@ class Handler {
     Value v;
     v.kind = Value::Kind::Integer;
     v.integer = i;
-    v.text = std::to_string(i);
+    // The parser hands a number written with '-' here and one without to number_unsigned, so a
+    // 0 here was written "-0": echoed as written in errors.
+    v.text = i == 0 ? "-0" : std::to_string(i);
     return scalar(std::move(v));
   }
   bool number_unsigned(json::number_unsigned_t u) {

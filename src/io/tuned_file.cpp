@@ -1,6 +1,7 @@
 #include "io/tuned_file.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "io/block_table_name.hpp"
@@ -54,10 +55,35 @@ const std::vector<std::string>& entry_field_names() {
 
 }  // namespace
 
-bool is_batch_size(std::string_view key) {
-  if (key.empty() || key.size() > 9) return false;
-  return std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+BatchKey read_batch_size(std::string_view key) {
+  // Python's int(str): surrounding whitespace (str.isspace(): the ASCII ones and \x1c-\x1f),
+  // an optional sign, decimal digits with single underscores between them, leading zeros allowed.
+  auto space = [](char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+  };
+  while (!key.empty() && space(key.front())) key.remove_prefix(1);
+  while (!key.empty() && space(key.back())) key.remove_suffix(1);
+  if (!key.empty() && (key.front() == '+' || key.front() == '-')) key.remove_prefix(1);
+  if (key.empty() || key.front() == '_' || key.back() == '_') return BatchKey::not_integer;
+  bool large = false;
+  std::uint64_t value = 0;
+  char last = 0;
+  for (const char c : key) {
+    if (c == '_') {
+      if (last == '_') return BatchKey::not_integer;
+    } else if (c >= '0' && c <= '9') {
+      const auto d = static_cast<std::uint64_t>(c - '0');
+      if (value > (UINT64_MAX - d) / 10) large = true;
+      value = value * 10 + d;
+    } else {
+      return BatchKey::not_integer;
+    }
+    last = c;
+  }
+  return large ? BatchKey::too_large : BatchKey::ok;
 }
+
+bool is_batch_size(std::string_view key) { return read_batch_size(key) != BatchKey::not_integer; }
 
 namespace {
 

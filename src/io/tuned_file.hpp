@@ -52,7 +52,16 @@ std::string tuned_name_error(const TunedName& n);
 /// `error` is set when the name begins like a tuned table's but a part does not parse.
 TunedName parse_tuned_name(std::string_view path);
 
-/// True when `key` is a batch size as the engines write them (decimal digits; they call int()).
+/// A tuned table's key as the engines read it: vLLM and SGLang call int(key) (Python), which
+/// takes " 16", "+16", "0016" and "1_6" as 16 and any number of digits.
+enum class BatchKey {
+  ok,           ///< int(key) reads it, and it is within ±(2^64 - 1)
+  not_integer,  ///< int(key) raises ValueError
+  too_large,    ///< int(key) reads it, but beyond 2^64 - 1: a clear error, not "not a batch size"
+};
+BatchKey read_batch_size(std::string_view key);
+
+/// True when int(key) reads `key` (read_batch_size is ok or too_large).
 bool is_batch_size(std::string_view key);
 
 /// Decodes one entry ("1536": {...}) of a tuned table into a triton_fused_moe config named by

@@ -275,8 +275,8 @@ constexpr FieldSpec kTunedEntryFields[] = {
      "SGLang `_down` tables: tensor-descriptor loads of A and B (popped by the launcher)",
      K::boolean},
     {"num_ctas", "integer", "1 (CUDAOptions' default; L40S tables carry it)", K::integer},
-    {"waves_per_eu", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::integer},
-    {"matrix_instr_nonkdim", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::integer},
+    {"waves_per_eu", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::count0},
+    {"matrix_instr_nonkdim", "integer", "AMD only (read, ignored on NVIDIA): >= 0", K::count0},
     {"kpack", "integer", "AMD only (read, ignored on NVIDIA): 1 or 2", K::integer},
 };
 

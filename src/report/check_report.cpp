@@ -1,5 +1,7 @@
 #include "tilefit/report/check_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/buffered.hpp"
@@ -35,8 +37,31 @@ std::string engine_line(model::EngineRelease release) {
   return fmt::format("{} (commit {}, {})", model::engine_release_text(release), i.commit, i.date);
 }
 
+/// Notes that say the same for every entry of a file (the AMD async-copy default: one switch for
+/// the whole table), shown once per file: the first entry carries it, the others do not repeat
+/// it. JSON keeps every result's diagnostics.
+class OncePerFile {
+ public:
+  /// True when `d` is to be shown under an entry of `file`.
+  bool show(const std::string& file, const model::Diagnostic& d) {
+    if (d.code != model::Code::triton_amd_async_copy) return true;
+    if (file != file_) {
+      file_ = file;
+      shown_.clear();
+    }
+    std::string text = message(d);
+    if (std::find(shown_.begin(), shown_.end(), text) != shown_.end()) return false;
+    shown_.push_back(std::move(text));
+    return true;
+  }
+
+ private:
+  std::string file_;
+  std::vector<std::string> shown_;  ///< the file's notes shown (one per arch and value at most)
+};
+
 /// The lines under a row: breakdown, limits, kernel and engine (with `breakdown`), then the notes.
-std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
+std::string under_row(const analysis::Entry& e, bool breakdown, bool bars, OncePerFile& once) {
   std::string out;
   const model::Result& r = e.result;
   if (breakdown && bars && r.breakdown && r.smem_bytes) out += "    " + budget_bar(r) + "\n";
@@ -60,8 +85,9 @@ std::string under_row(const analysis::Entry& e, bool breakdown, bool bars) {
       out += fmt::format("    engine: {}\n", engine_line(e.config.engine));
   }
   for (const model::Diagnostic& d : r.diagnostics)
-    out += fmt::format("    - {}{}\n", d.severity == model::Severity::warning ? "warning: " : "",
-                       message(d));
+    if (once.show(e.file, d))
+      out += fmt::format("    - {}{}\n", d.severity == model::Severity::warning ? "warning: " : "",
+                         message(d));
   return out;
 }
 
@@ -140,7 +166,7 @@ class TableWriter final : public CheckWriter {
         rows_(table_columns(false)) {}
   void entry(analysis::Entry&& e) override {
     any_ = true;
-    rows_.add(result_cells(e, kTableKeys), under_row(e, breakdown_, bars_), out_);
+    rows_.add(result_cells(e, kTableKeys), under_row(e, breakdown_, bars_, once_), out_);
   }
   void problem(analysis::Problem&&) override {}
   void finish(const analysis::Tally& t) override {
@@ -157,6 +183,7 @@ class TableWriter final : public CheckWriter {
   bool any_ = false;
   Buffered out_;
   AlignedRows rows_;
+  OncePerFile once_;
 };
 
 class MarkdownWriter final : public CheckWriter {
@@ -175,7 +202,8 @@ class MarkdownWriter final : public CheckWriter {
                                 engine_line(e.config.engine)));
     }
     for (const model::Diagnostic& d : e.result.diagnostics)
-      notes_.append(fmt::format("- {}: {}\n", markdown_code(e.result.name), message(d)));
+      if (once_.show(e.file, d))
+        notes_.append(fmt::format("- {}: {}\n", markdown_code(e.result.name), message(d)));
     out_.maybe_flush();
   }
   void problem(analysis::Problem&&) override {}
@@ -195,6 +223,7 @@ class MarkdownWriter final : public CheckWriter {
   Spill notes_;
   std::string engine_file_;
   model::EngineRelease engine_ = model::EngineRelease::None;
+  OncePerFile once_;
 };
 
 class CsvWriter final : public CheckWriter {
