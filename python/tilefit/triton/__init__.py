@@ -366,3 +366,9 @@ def _model_prune(kernel: str = "triton_matmul", arch: Optional[str] = None, **fi
     early_config_prune.tilefit_kernel = k
     early_config_prune.source = "model"
     return _Pruner(early_config_prune, holder)
+
+
+def verify(*args, **kwargs):
+    """tilefit's model against the oracle on the installed Triton (``tilefit.triton._verify.verify``)."""
+    from ._verify import verify as _verify
+    return _verify(*args, **kwargs)

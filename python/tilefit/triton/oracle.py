@@ -451,7 +451,7 @@ def _split(cfg: dict, fn) -> Tuple[Dict[str, Any], Dict[str, Any]]:
 def compile_many(kernel, configs: Sequence[dict], signature: Optional[Dict[str, str]] = None, arch: Any = "sm_90",
                  args: Optional[Dict[str, Any]] = None, attrs: Optional[dict] = None, cache: Any = None,
                  names: Optional[Sequence[str]] = None, constexprs: Optional[Dict[str, Any]] = None,
-                 processes: int = 1) -> List[OracleResult]:
+                 processes: int = 1, strict: bool = True) -> List[OracleResult]:
     """Many configs of one kernel on one target: each config a dict of constexprs plus num_warps,
     num_stages (num_ctas, maxnreg, AMD options). Configs differing only in num_warps/num_stages share
     the front end; ``processes`` > 1 spreads them over forked processes; a ``cache`` answers repeats."""
@@ -475,25 +475,46 @@ def compile_many(kernel, configs: Sequence[dict], signature: Optional[Dict[str, 
         consts = dict(base_consts, **consts)
         nm = names[i] if names else cfg.get("name", f"config #{i}")
         jobs.append((nm, consts, opts))
-    sig = _full_signature(fn, signature, {k for j in jobs for k in j[1]})
-    attrs = _default_attrs(sig, attrs, signature)
-    h = source_hash(fn) if cache is not None else ""
-    keys = [cache_key(h, sig, j[1], attrs, j[2], a, version) for j in jobs] if cache is not None else []
-    hits = cache.get_many(keys) if cache is not None else {}
+    # Each config's own signature (its constexprs are "constexpr"): a config naming an unknown argument,
+    # or leaving one out, is an error of that config alone (strict: raised).
+    sigs: Dict[frozenset, Any] = {}
     results: List[Optional[OracleResult]] = [None] * len(jobs)
+    per_job = []
+    for i, j in enumerate(jobs):
+        names_ = frozenset(j[1])
+        if names_ not in sigs:
+            try:
+                sg = _full_signature(fn, signature, names_)
+                sigs[names_] = (sg, _default_attrs(sg, attrs, signature))
+            except InputError as e:
+                sigs[names_] = e
+        got = sigs[names_]
+        if isinstance(got, InputError):
+            if strict:
+                raise InputError(f"{j[0]}: {got}", got.field)
+            results[i] = OracleResult(name=j[0], arch=a, limit_bytes=limit, status="error", message=str(got),
+                                      triton_version=version, seconds=0.0, cached=False, config=dict(configs[i]))
+        per_job.append(got)
+    h = source_hash(fn) if cache is not None else ""
+    keys = [cache_key(h, pj[0], j[1], pj[1], j[2], a, version) if not isinstance(pj, InputError) else ""
+            for j, pj in zip(jobs, per_job)] if cache is not None else []
+    hits = cache.get_many([k for k in keys if k]) if cache is not None else {}
     todo = []
     for i, j in enumerate(jobs):
+        if results[i] is not None:
+            continue
         if cache is not None and keys[i] in hits:
             d = dict(hits[keys[i]], name=j[0], cached=True, seconds=0.0, config=dict(configs[i]))
             results[i] = OracleResult(**d)
         else:
             todo.append(i)
     if todo:
-        payload = (fn, sig, attrs, a, target_arch, warp, limit, version)
+        payload = (fn, a, target_arch, warp, limit, version)
+        items = [(i, jobs[i] + per_job[i]) for i in todo]
         if processes and processes > 1 and len(todo) > 1:
-            done = _in_processes(payload, [(i, jobs[i]) for i in todo], processes)
+            done = _in_processes(payload, items, processes)
         else:
-            done = [(i, _one(payload, *jobs[i])) for i in todo]
+            done = [(i, _one(payload, *job)) for i, job in items]
         fresh = {}
         for i, r in done:
             r.config = dict(configs[i])
@@ -581,8 +602,8 @@ def _run_chunk(chunk):
     return [(i, _one(_payload, *job)) for i, job in chunk]
 
 
-def _one(payload, name, consts, opts) -> OracleResult:
-    fn, sig, attrs, arch, target_arch, warp, limit, version = payload
+def _one(payload, name, consts, opts, sig, attrs) -> OracleResult:
+    fn, arch, target_arch, warp, limit, version = payload
     t0 = time.perf_counter()
     base = dict(name=name, arch=arch, limit_bytes=limit, tmem_limit=TMEM_COLUMNS if arch.startswith("sm_") else None,
                 triton_version=version, cached=False, num_warps=opts.get("num_warps"))

@@ -1,0 +1,92 @@
+"""The oracle's speed on the installed Triton.
+
+    python tools/oracle/bench.py rows [ROWS.jsonl ...]      # per version and target, from the proof's rows
+    python tools/oracle/bench.py grid --arch sm_90 --processes 2 [--cache PATH]
+
+``rows``: the proof timed each config twice in the same process, one after the other (the oracle,
+then triton.compile): medians per config, totals, and the ratios oracle/full, per version and target.
+``grid``: the 1,920-config tutorial-matmul grid of python/tests/test_triton.py through the oracle over
+``--processes`` processes, then again from the persistent cache; prints the wall times.
+"""
+import argparse
+import itertools
+import json
+import os
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent.parent / "python")]
+
+
+def rows(paths):
+    data = {}
+    for p in paths:
+        for line in pathlib.Path(p).read_text().splitlines():
+            r = json.loads(line)
+            if r["f"][0] == "invalid":
+                continue  # a refusal stops the full compile early: not a fair pair
+            data.setdefault(r["v"], {}).setdefault(r["a"], []).append((r["os"], r["fs"]))
+    out = []
+    print("| Triton | target | configs | oracle median s | full median s | median ratio | oracle total s | "
+          "full total s | total ratio |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for v in sorted(data):
+        per = data[v]
+        for a in sorted(per) + ["all"]:
+            xs = per[a] if a != "all" else [x for ys in per.values() for x in ys]
+            om = statistics.median(o for o, _ in xs)
+            fm = statistics.median(f for _, f in xs)
+            mr = statistics.median(o / f for o, f in xs if f > 0)
+            ot = sum(o for o, _ in xs)
+            ft = sum(f for _, f in xs)
+            print(f"| {v} | {a} | {len(xs)} | {om:.3f} | {fm:.3f} | {mr:.1%} | {ot:.0f} | {ft:.0f} | {ot / ft:.1%} |")
+            out.append({"v": v, "a": a, "n": len(xs), "oracle_median": om, "full_median": fm, "median_ratio": mr,
+                        "oracle_total": ot, "full_total": ft, "total_ratio": ot / ft})
+    return out
+
+
+def grid(arch, processes, cache_path):
+    import kernels as K
+    import grid as G
+    from tilefit.triton import oracle
+    sig, consts = G.signature("matmul", "fp16")
+    cfgs = [dict(consts, BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, GROUP_SIZE_M=g, num_warps=w, num_stages=s)
+            for m, n, k, w, g, s in itertools.product((16, 32, 64, 128, 256), (32, 64, 128, 256), (64, 128, 256),
+                                                      (4, 8), (1, 16, 32, 64), (2, 3, 4, 5))]
+    assert len(cfgs) == 1920
+    cache = oracle.Cache(cache_path or os.path.join(tempfile.mkdtemp(), "oracle.sqlite"))
+    t0 = time.perf_counter()
+    first = oracle.compile_many(K.matmul_kernel, cfgs, signature=sig, arch=arch, cache=cache, processes=processes)
+    t1 = time.perf_counter()
+    again = oracle.compile_many(K.matmul_kernel, cfgs, signature=sig, arch=arch, cache=cache)
+    t2 = time.perf_counter()
+    assert all(a.cached for a in again) and [a.smem_bytes for a in again] == [f.smem_bytes for f in first]
+    fits = sum(r.fits for r in first)
+    per = sorted(r.seconds for r in first if not r.cached)
+    print(json.dumps({"triton": first[0].triton_version, "arch": arch, "configs": len(cfgs), "processes": processes,
+                      "fits": fits, "wall_s": round(t1 - t0, 2), "per_config_median_s": round(statistics.median(per), 4),
+                      "cached_wall_s": round(t2 - t1, 4)}))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("rows")
+    r.add_argument("paths", nargs="*")
+    g = sub.add_parser("grid")
+    g.add_argument("--arch", default="sm_90")
+    g.add_argument("--processes", type=int, default=2)
+    g.add_argument("--cache")
+    a = ap.parse_args()
+    if a.cmd == "rows":
+        rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")))
+    else:
+        grid(a.arch, a.processes, a.cache)
+
+
+if __name__ == "__main__":
+    main()
