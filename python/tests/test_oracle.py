@@ -33,12 +33,17 @@ ROWS = REPO / "tools" / "oracle" / "rows" / f"triton-{VERSION}.jsonl"
 
 
 def sample_rows():
-    """Per (kernel, arch): the first measured row, and the first one the full compile refused."""
+    """Per (kernel, arch): the first measured row, and the first one the full compile refused. Not the
+    ptxas refusals of fp8 conversions before sm_89: the proof's process had compiled for other targets
+    first, and Triton then emits sm_89's cvt for sm_75/sm_80 (a fresh process emulates them and
+    compiles): those rows hold in the proof's process, not in this one."""
     if not ROWS.exists():
         return []
     seen = {}
     for line in ROWS.read_text().splitlines():
         r = json.loads(line)
+        if "ptxas" in r.get("fe", ""):
+            continue
         key = (r["k"], r["a"], r["f"][0])
         if key not in seen:
             seen[key] = r
@@ -137,9 +142,14 @@ def test_model_where_modelled_oracle_elsewhere():
     assert tilefit.triton.modelled("triton_matmul", "3.6.0")
     assert not tilefit.triton.modelled("triton_matmul", "3.9.0")
     assert not tilefit.triton.modelled(_two_dot_kernel)
-    p = tilefit.triton.prune("triton_matmul", arch="sm_90")
-    assert p.source == ("model" if VERSION in tilefit.triton.MODELLED_TRITON else "oracle")
-    if VERSION not in tilefit.triton.MODELLED_TRITON:
+    assert tilefit.triton.prune(_two_dot_kernel, arch="sm_90").source == "oracle"
+    assert tilefit.triton.prune("triton_matmul", arch="sm_90", source="model").source == "model"
+    if VERSION in tilefit.triton.MODELLED_TRITON:
+        assert tilefit.triton.prune("triton_matmul", arch="sm_90").source == "model"
+    else:  # never another version's rules
+        with pytest.raises(tilefit.InputError) as e:
+            tilefit.triton.prune("triton_matmul", arch="sm_90")
+        assert VERSION in str(e.value) and e.value.field == "kernel"
         with pytest.raises(tilefit.InputError) as e:
             tilefit.tuning.filter([{"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 1,
                                     "num_warps": 4, "num_stages": 3}], arch="sm_90")
@@ -208,6 +218,18 @@ def test_prefix_is_read_from_the_installed_source():
     assert static
 
 
+def test_configs_differing_in_warps_and_stages_share_the_front_end_exactly():
+    sig, consts = G.signature("attention", "fp16")
+    cfgs = [dict(consts, HEAD_DIM=64, BLOCK_M=64, BLOCK_N=32, num_warps=w, num_stages=s) for w, s in ((4, 2), (8, 3))]
+    for arch in ("sm_90", "gfx942"):
+        shared = oracle.compile_many(K.attention_kernel, cfgs, signature=sig, arch=arch)
+        alone = []
+        for c in cfgs:
+            oracle._frontend.texts.clear()  # nothing to share: each from the AST
+            alone.append(oracle.compile_many(K.attention_kernel, [c], signature=sig, arch=arch)[0])
+        assert [r.smem_bytes for r in shared] == [r.smem_bytes for r in alone], arch
+
+
 def test_cache_answers_repeats(tmp_path):
     cache = oracle.Cache(str(tmp_path / "oracle.sqlite"))
     sig, consts = G.signature("softmax", "fp16")
@@ -245,11 +267,12 @@ def test_command_line(tmp_path):
     assert [(r["name"], r["arch"], r["status"], r["source"]) for r in out["results"]] == \
         [("config #0", "sm_90", "fits", "oracle"), ("config #0", "gfx942", "fits", "oracle")]
     assert all(r["smem_bytes"] > 0 and r["limit_bytes"] > 0 for r in out["results"])
-    err = [ln for ln in p.stderr.splitlines() if ln]
+    err = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
     assert len(err) == 2 and all("config #1" in ln and "BQ: not an argument of copy_dot" in ln for ln in err)
     cfg.write_text(json.dumps([{"BM": 64, "BN": 64, "BK": 64, "num_warps": 4, "num_stages": 1}]))
     p = subprocess.run(cmd[:-1] + ["csv"], capture_output=True, text=True, env=env)
     assert p.returncode == 0 and p.stdout.splitlines()[0].startswith("name,arch,smem_bytes,limit_bytes,status,source")
     p = subprocess.run(cmd[:5] + ["--signature", "a_ptr=*fp16", "--configs", str(cfg), "--arch", "sm_90"],
                        capture_output=True, text=True, env=env)
-    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "b_ptr: missing" in p.stderr
+    err = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
+    assert p.returncode == 2 and len(err) == 1 and "b_ptr: missing" in err[0]

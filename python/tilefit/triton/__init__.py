@@ -239,8 +239,8 @@ def prune(kernel: Any = None, arch: Optional[str] = None, *, source: Optional[st
     ``kernel``: a name tilefit models ("triton_matmul", "triton_fused_moe"), answered by the C++ model
     when the installed Triton is one it models (``MODELLED_TRITON``); or the @triton.jit function
     itself, or None inside ``@triton.autotune``, answered by the oracle (the installed Triton's
-    allocation passes). ``source``: "model" or "oracle" to insist (a modelled name on another Triton
-    raises InputError rather than answer with another version's rules). ``signature``: the oracle's
+    allocation passes). Left to choose, a modelled name on another Triton raises InputError rather than
+    answer with another version's rules; ``source="model"`` insists on the model (Triton 3.6's rules). ``signature``: the oracle's
     argument types when the launch's arguments cannot say them; ``cache``: the oracle's persistent
     cache (True: the default file; None: none). ``fixed``: the model's config fields the tensors do not
     say (``dtype="e4m3"``, ``d="bf16"``, ``block_shape=[128, 128]``), or for the oracle constexprs
@@ -253,11 +253,7 @@ def prune(kernel: Any = None, arch: Optional[str] = None, *, source: Optional[st
         if name is None:
             raise InputError("source: \"model\" needs a kernel name tilefit models (\"triton_matmul\", "
                              "\"triton_fused_moe\"), not a kernel function", "source")
-        v = installed_triton()
-        if v is not None and v not in MODELLED_TRITON and source == "model":
-            raise InputError(f"source: the model answers Triton {', '.join(MODELLED_TRITON)}; the installed Triton is "
-                             f"{v}: use the oracle (source=\"oracle\" with the kernel function)", "source")
-        return _model_prune(name, arch, **fixed)
+        return _model_prune(name, arch, **fixed)  # source="model" insists, whatever Triton is installed
     if isinstance(kernel, str):
         v = installed_triton()
         raise InputError(f"kernel: {kernel!r}: " + (

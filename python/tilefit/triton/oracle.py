@@ -629,6 +629,10 @@ def _one(payload, name, consts, opts, sig, attrs) -> OracleResult:
 def _first_line(e: BaseException) -> str:
     text = str(e).strip() or type(e).__name__
     lines = [ln for ln in text.splitlines() if ln.strip()]
+    # ptxas: its first "error :" line says why (the last line only says it aborted).
+    for ln in lines:
+        if ln.startswith("ptxas") and "error" in ln and "fatal" not in ln:
+            return ln.strip()[:500]
     # Triton's CompilationError prints the source around the error first; keep the message lines.
     for ln in reversed(lines):
         if "Error" in ln or "error" in ln:
