@@ -276,3 +276,36 @@ def test_command_line(tmp_path):
                        capture_output=True, text=True, env=env)
     err = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
     assert p.returncode == 2 and len(err) == 1 and "b_ptr: missing" in err[0]
+
+
+def test_works_without_the_c_library(tmp_path):
+    import shutil
+    shutil.copytree(REPO / "python" / "tilefit", tmp_path / "tilefit",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    (tmp_path / "k.py").write_text(textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def scale(x_ptr, BLOCK: tl.constexpr):
+            x = tl.load(x_ptr + tl.arange(0, BLOCK))
+            tl.store(x_ptr + tl.arange(0, BLOCK), x * 2)
+    '''))
+    code = textwrap.dedent('''
+        import k, tilefit
+        from tilefit.triton import oracle
+        r = oracle.compile(k.scale, {"x_ptr": "*fp32"}, {"BLOCK": 1024}, arch="sm_90", cache=None)
+        assert r.status == "fits" and r.smem_bytes == 0, r
+        try:
+            tilefit.analyze({"arch": "sm_90", "kernel": "triton_matmul", "tile": [64, 64, 64]})
+        except ImportError as e:
+            assert "libtilefit.so not found" in str(e), e
+        else:
+            raise AssertionError("analyze without the library")
+        print("ok")
+    ''')
+    paths = [str(tmp_path)] + [p for p in sys.path if not p.startswith(str(REPO))]
+    env = {k: v for k, v in os.environ.items() if k != "TILEFIT_LIBRARY"}
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr
