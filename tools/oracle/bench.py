@@ -22,13 +22,15 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent.parent / "python")]
 
 
-def rows(paths):
+def rows(paths, revision=1):
     data = {}
     for p in paths:
         for line in pathlib.Path(p).read_text().splitlines():
             r = json.loads(line)
             if r["f"][0] == "invalid":
                 continue  # a refusal stops the full compile early: not a fair pair
+            if r.get("r", 1) < revision:
+                continue
             data.setdefault(r["v"], {}).setdefault(r["a"], []).append((r["os"], r["fs"]))
     out = []
     print("| Triton | target | configs | oracle median s | full median s | median ratio | oracle total s | "
@@ -77,13 +79,14 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("rows")
     r.add_argument("paths", nargs="*")
+    r.add_argument("--revision", type=int, default=2, help="only rows timed with this oracle revision or later")
     g = sub.add_parser("grid")
     g.add_argument("--arch", default="sm_90")
     g.add_argument("--processes", type=int, default=2)
     g.add_argument("--cache")
     a = ap.parse_args()
     if a.cmd == "rows":
-        rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")))
+        rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")), a.revision)
     else:
         grid(a.arch, a.processes, a.cache)
 

@@ -6,7 +6,8 @@ appended as it goes (a second run resumes where the file stops).
 
 Row fields: v Triton version, k kernel, t dtype, a arch, c constexprs, w num_warps, s num_stages;
 o / f: the oracle's and the full compile's [status, shared bytes, tmem columns]; os / fs seconds;
-fe the full compile's error (first line); ok: the oracle equals the full compile.
+fe the full compile's error (first line); ok: the oracle equals the full compile; r the oracle's
+revision (absent: 1).
 """
 import argparse
 import json
@@ -22,6 +23,11 @@ sys.path[:0] = [str(HERE), str(HERE.parent.parent / "python")]
 
 import grid as G  # noqa: E402
 import kernels as K  # noqa: E402
+
+
+# The oracle's revision the row was timed with (1: every config printed its TTGIR; 2: only where a
+# refusal after the allocation pass is possible). Bytes are the same; speed differs.
+REVISION = 2
 
 
 def key(k, t, a, c, w, s):
@@ -77,7 +83,10 @@ def main():
     if out.exists():
         for line in out.read_text().splitlines():
             if line.strip():
-                r = json.loads(line)
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a row cut by a stopped run: measured again
                 done.add(key(r["k"], r["t"], r["a"], r["c"], r["w"], r["s"]))
     cache = tempfile.mkdtemp(prefix="tilefit-prove-cache-")
     os.environ["TRITON_CACHE_DIR"] = cache
@@ -98,7 +107,7 @@ def main():
                 ok = fr[0] == o[0]
             else:
                 ok = o[1] == fr[1] and (o[2] or 0) == (fr[2] or 0)
-            row = {"v": version, "k": k, "t": t, "a": a, "c": c, "w": w, "s": s, "o": o, "f": fr,
+            row = {"v": version, "r": REVISION, "k": k, "t": t, "a": a, "c": c, "w": w, "s": s, "o": o, "f": fr,
                    "os": round(os_, 4), "fs": round(fs, 4), "ok": ok}
             if fe:
                 row["fe"] = fe[:200]

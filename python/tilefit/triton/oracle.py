@@ -393,11 +393,15 @@ def _ttir_shareable(backend) -> bool:
 _shareable: Dict[type, bool] = {}
 
 
+def _may_need_completion(target_backend: str, capability: Any) -> bool:
+    return target_backend == "cuda" and isinstance(capability, int) and capability < 89
+
+
 def _needs_completion(target_backend: str, capability: Any, ttgir: str) -> Optional[str]:
     """Refusals that come after the allocation pass: fp8 conversions on NVIDIA before sm_89 reach
     ptxas (cvt.*.e4m3/e5m2 need sm_89), which refuses some of them. For those modules the oracle
     runs the rest of the installed pipeline rather than say "fits"."""
-    if target_backend == "cuda" and isinstance(capability, int) and capability < 89 and "f8E" in ttgir:
+    if _may_need_completion(target_backend, capability) and "f8E" in ttgir:
         return "fp8 on an NVIDIA target before sm_89"
     return None
 
@@ -686,7 +690,7 @@ def _allocate(fn, sig, consts, attrs, target_arch, warp, opts) -> Tuple[int, Opt
         module = src.make_ir(**_make_ir_kwargs(src, target, options, codegen_fns, module_map, context))
     ttgir_text = None
     for ext in names[first:]:
-        if ext == "llir":
+        if ext == "llir" and _may_need_completion(backend_name, target_arch):
             ttgir_text = str(module)
         module = stages[ext](module, metadata)
         if ext == "ttir" and fkey is not None:
