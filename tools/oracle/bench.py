@@ -1,5 +1,6 @@
 """The oracle's speed on the installed Triton.
 
+    python tools/oracle/bench.py proof [ROWS.jsonl ...]     # per version: configs, exact, per target
     python tools/oracle/bench.py rows [ROWS.jsonl ...]      # per version and target, from the proof's rows
     python tools/oracle/bench.py grid --arch sm_90 --processes 2 [--cache PATH]
 
@@ -51,6 +52,25 @@ def rows(paths, revision=1):
     return out
 
 
+def proof(paths):
+    """Per version: configs compiled, exact (the oracle equals the full compile), per target, refusals."""
+    import collections
+    print("| Triton | configs | exact | " + " | ".join(ARCHS) + " | refused by Triton | kernels |")
+    print("|---|---:|---:|" + "---:|" * len(ARCHS) + "---:|---|")
+    for p in paths:
+        rs = [json.loads(line) for line in pathlib.Path(p).read_text().splitlines() if line.strip()]
+        if not rs:
+            continue
+        per = collections.Counter(r["a"] for r in rs)
+        ks = sorted({r["k"] for r in rs})
+        print(f"| {rs[0]['v']} | {len(rs)} | {sum(r['ok'] for r in rs)} | " +
+              " | ".join(str(per.get(a, 0)) for a in ARCHS) +
+              f" | {sum(r['f'][0] == 'invalid' for r in rs)} | {', '.join(ks)} |")
+
+
+ARCHS = ["sm_75", "sm_80", "sm_89", "sm_90", "sm_100", "sm_120", "gfx942", "gfx950"]
+
+
 def grid(arch, processes, cache_path):
     import kernels as K
     import grid as G
@@ -80,6 +100,8 @@ def main():
     r = sub.add_parser("rows")
     r.add_argument("paths", nargs="*")
     r.add_argument("--revision", type=int, default=2, help="only rows timed with this oracle revision or later")
+    pr = sub.add_parser("proof")
+    pr.add_argument("paths", nargs="*")
     g = sub.add_parser("grid")
     g.add_argument("--arch", default="sm_90")
     g.add_argument("--processes", type=int, default=2)
@@ -87,6 +109,8 @@ def main():
     a = ap.parse_args()
     if a.cmd == "rows":
         rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")), a.revision)
+    elif a.cmd == "proof":
+        proof(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")))
     else:
         grid(a.arch, a.processes, a.cache)
 
