@@ -156,7 +156,7 @@ def test_model_where_modelled_oracle_elsewhere():
         assert VERSION in str(e.value)
 
 
-def test_model_and_oracle_agree_on_the_tutorial_matmul():
+def test_model_and_oracle_agree_on_the_tutorial_matmul(tmp_path):
     if VERSION not in tilefit.triton.MODELLED_TRITON:
         pytest.skip(f"the model answers Triton {tilefit.triton.MODELLED_TRITON}, not {VERSION}")
     sig, consts = G.signature("matmul", "fp16")
@@ -167,6 +167,15 @@ def test_model_and_oracle_agree_on_the_tutorial_matmul():
     rows = tilefit.triton.verify(K.matmul_kernel, "triton_matmul", cfgs, "sm_80", signature=sig, constexprs=consts,
                                  dtype="f16", cache=None, file=None)
     assert [r["agree"] for r in rows] == [True, True], rows
+    # a tuned-table folder; a disagreement is printed (the model told another dtype)
+    (tmp_path / "N=4096,K=4096,device_name=X.json").write_text(json.dumps({"16": cfgs[0], "64": cfgs[1]}))
+    import io
+    out = io.StringIO()
+    rows = tilefit.triton.verify(K.matmul_kernel, "triton_matmul", str(tmp_path), "sm_80", signature=sig,
+                                 constexprs=consts, dtype="f32", cache=None, file=out)
+    assert [r["name"] for r in rows] == ["N=4096,K=4096,device_name=X.json M=16", "N=4096,K=4096,device_name=X.json M=64"]
+    assert not any(r["agree"] for r in rows)
+    assert out.getvalue().count("disagree: ") == 2 and "0 of 2 configs agree" in out.getvalue()
     results = []
     kept = tilefit.tuning.filter(cfgs, K.matmul_kernel, arch="sm_120", signature=sig, constexprs=consts,
                                  results=results, cache=None)
