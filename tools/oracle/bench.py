@@ -2,6 +2,7 @@
 
     python tools/oracle/bench.py proof [ROWS.jsonl ...]     # per version: configs, exact, per target
     python tools/oracle/bench.py rows [ROWS.jsonl ...]      # per version and target, from the proof's rows
+    python tools/oracle/bench.py pairs --arch sm_90,sm_120,gfx942 --tiles 4
     python tools/oracle/bench.py grid --arch sm_90 --processes 2 [--cache PATH]
 
 ``rows``: the proof timed each config twice in the same process, one after the other (the oracle,
@@ -94,6 +95,42 @@ def grid(arch, processes, cache_path):
                       "cached_wall_s": round(t2 - t1, 4)}))
 
 
+def pairs(archs, n_tiles):
+    """A tuner's grid: tiles x num_warps {4, 8} x num_stages {2..5} of the tutorial matmul (fp16), through
+    the oracle (one compile_many per arch: the front end shared across warps/stages) and through
+    triton.compile, in the same process one after the other; prints the per-config medians and totals."""
+    import prove
+    import grid as G
+    import kernels as K
+    from tilefit.triton import oracle
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tilefit-bench-cache-")
+    tiles = [(m, n, k) for m in (64, 128) for n in (64, 128) for k in (32, 64)][:n_tiles]
+    sig, consts = G.signature("matmul", "fp16")
+    out = []
+    for arch in archs:
+        cfgs = [dict(BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, GROUP_SIZE_M=8, num_warps=w, num_stages=s)
+                for (m, n, k) in tiles for w in (4, 8) for s in (2, 3, 4, 5)]
+        t0 = time.perf_counter()
+        rs = oracle.compile_many(K.matmul_kernel, [dict(consts, **c) for c in cfgs], signature=sig, arch=arch)
+        ot = time.perf_counter() - t0
+        fulls = []
+        for c in cfgs:
+            c = dict(c)
+            w, s = c.pop("num_warps"), c.pop("num_stages")
+            f, secs, _ = prove.full_compile("matmul", "fp16", arch, c, w, s)
+            fulls.append(secs)
+            assert f[1] == rs[len(fulls) - 1].smem_bytes, (arch, c, w, s, f, rs[len(fulls) - 1])
+        om = statistics.median(r.seconds for r in rs)
+        fm = statistics.median(fulls)
+        ft = sum(fulls)
+        row = {"triton": rs[0].triton_version, "arch": arch, "configs": len(cfgs), "oracle_median_s": round(om, 4),
+               "full_median_s": round(fm, 4), "median_ratio": round(om / fm, 4), "oracle_total_s": round(ot, 2),
+               "full_total_s": round(ft, 2), "total_ratio": round(ot / ft, 4)}
+        print(json.dumps(row), flush=True)
+        out.append(row)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -102,6 +139,9 @@ def main():
     r.add_argument("--revision", type=int, default=2, help="only rows timed with this oracle revision or later")
     pr = sub.add_parser("proof")
     pr.add_argument("paths", nargs="*")
+    pa = sub.add_parser("pairs")
+    pa.add_argument("--arch", default="sm_90,sm_120,gfx942")
+    pa.add_argument("--tiles", type=int, default=4)
     g = sub.add_parser("grid")
     g.add_argument("--arch", default="sm_90")
     g.add_argument("--processes", type=int, default=2)
@@ -109,6 +149,8 @@ def main():
     a = ap.parse_args()
     if a.cmd == "rows":
         rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")), a.revision)
+    elif a.cmd == "pairs":
+        pairs(a.arch.split(","), a.tiles)
     elif a.cmd == "proof":
         proof(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")))
     else:
