@@ -26,8 +26,9 @@ from ._lib import DeviceError, InputError, InternalError, TilefitError
 __all__ = ["analyze", "check", "builtin_limits", "device_limits", "suggest", "Result", "Diagnostic",
            "Limits", "InputError", "DeviceError", "TilefitError", "NothingFits", "__version__"]
 
-__version__ = _lib.lib.tilefit_version().decode()
-_analyze = _lib.lib.tilefit_analyze
+# Without libtilefit.so only the oracle (tilefit.triton.oracle) works; the rest raises its ImportError.
+__version__ = _lib.lib.tilefit_version().decode() if _lib.path else "unknown (libtilefit.so not loaded)"
+_analyze = _lib.lib.tilefit_analyze if _lib.path else None
 
 # Inference engines `check` and `tuning.filter` accept (see README "Python package").
 ENGINES = ("vllm", "sglang")

@@ -71,44 +71,66 @@ def _load():
         "or set TILEFIT_LIBRARY to its path")
 
 
-lib, path = _load()
+class _Missing:
+    """Stands for the library where it was not found: the oracle (tilefit.triton.oracle) works without
+    it; anything that needs the C core raises the ImportError that says where it was looked for."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __getattr__(self, name):
+        raise ImportError(self.message)
+
+
+try:
+    lib, path = _load()
+except ImportError as _e:
+    if os.environ.get("TILEFIT_LIBRARY"):
+        raise  # a library named and not there is an error
+    lib, path = _Missing(str(_e)), None
 
 _c = ctypes.c_char_p
 _ctx_p = ctypes.c_void_p
 _out = ctypes.POINTER(ctypes.c_char_p)
 _tgt_out = ctypes.POINTER(ctypes.c_void_p)
 
-lib.tilefit_abi_version.restype = ctypes.c_int
-lib.tilefit_abi_version.argtypes = []
-lib.tilefit_version.restype = _c
-lib.tilefit_version.argtypes = []
-lib.tilefit_context_new.restype = _ctx_p
-lib.tilefit_context_new.argtypes = []
-lib.tilefit_context_free.restype = None
-lib.tilefit_context_free.argtypes = [_ctx_p]
-lib.tilefit_error_message.restype = _c
-lib.tilefit_error_message.argtypes = [_ctx_p]
-lib.tilefit_error_field.restype = _c
-lib.tilefit_error_field.argtypes = [_ctx_p]
-lib.tilefit_target_builtin.restype = ctypes.c_int
-lib.tilefit_target_builtin.argtypes = [_ctx_p, _c, _tgt_out]
-lib.tilefit_target_device.restype = ctypes.c_int
-lib.tilefit_target_device.argtypes = [_ctx_p, ctypes.c_int, _tgt_out]
-lib.tilefit_target_json.restype = ctypes.c_int
-lib.tilefit_target_json.argtypes = [_ctx_p, ctypes.c_void_p, _out]
-lib.tilefit_target_free.restype = None
-lib.tilefit_target_free.argtypes = [ctypes.c_void_p]
-lib.tilefit_analyze.restype = ctypes.c_int
-lib.tilefit_analyze.argtypes = [_ctx_p, _c, _c, ctypes.c_uint, _out]
-lib.tilefit_analyze_batch.restype = ctypes.c_int
-lib.tilefit_analyze_batch.argtypes = [_ctx_p, _c, ctypes.c_void_p, ctypes.c_uint, _out]
-lib.tilefit_check_files.restype = ctypes.c_int
-lib.tilefit_check_files.argtypes = [_ctx_p, _c, _c, ctypes.c_uint, _out]
-lib.tilefit_suggest.restype = ctypes.c_int
-lib.tilefit_suggest.argtypes = [_ctx_p, _c, ctypes.c_void_p, ctypes.c_int, _out]
 
-if lib.tilefit_abi_version() != ABI_VERSION:
-    raise ImportError(f"{path}: C ABI version {lib.tilefit_abi_version()}, this package needs {ABI_VERSION}")
+def _declare(lib):
+    lib.tilefit_abi_version.restype = ctypes.c_int
+    lib.tilefit_abi_version.argtypes = []
+    lib.tilefit_version.restype = _c
+    lib.tilefit_version.argtypes = []
+    lib.tilefit_context_new.restype = _ctx_p
+    lib.tilefit_context_new.argtypes = []
+    lib.tilefit_context_free.restype = None
+    lib.tilefit_context_free.argtypes = [_ctx_p]
+    lib.tilefit_error_message.restype = _c
+    lib.tilefit_error_message.argtypes = [_ctx_p]
+    lib.tilefit_error_field.restype = _c
+    lib.tilefit_error_field.argtypes = [_ctx_p]
+    lib.tilefit_target_builtin.restype = ctypes.c_int
+    lib.tilefit_target_builtin.argtypes = [_ctx_p, _c, _tgt_out]
+    lib.tilefit_target_device.restype = ctypes.c_int
+    lib.tilefit_target_device.argtypes = [_ctx_p, ctypes.c_int, _tgt_out]
+    lib.tilefit_target_json.restype = ctypes.c_int
+    lib.tilefit_target_json.argtypes = [_ctx_p, ctypes.c_void_p, _out]
+    lib.tilefit_target_free.restype = None
+    lib.tilefit_target_free.argtypes = [ctypes.c_void_p]
+    lib.tilefit_analyze.restype = ctypes.c_int
+    lib.tilefit_analyze.argtypes = [_ctx_p, _c, _c, ctypes.c_uint, _out]
+    lib.tilefit_analyze_batch.restype = ctypes.c_int
+    lib.tilefit_analyze_batch.argtypes = [_ctx_p, _c, ctypes.c_void_p, ctypes.c_uint, _out]
+    lib.tilefit_check_files.restype = ctypes.c_int
+    lib.tilefit_check_files.argtypes = [_ctx_p, _c, _c, ctypes.c_uint, _out]
+    lib.tilefit_suggest.restype = ctypes.c_int
+    lib.tilefit_suggest.argtypes = [_ctx_p, _c, ctypes.c_void_p, ctypes.c_int, _out]
+
+    if lib.tilefit_abi_version() != ABI_VERSION:
+        raise ImportError(f"{path}: C ABI version {lib.tilefit_abi_version()}, this package needs {ABI_VERSION}")
+
+
+if path is not None:
+    _declare(lib)
 
 
 class _Context:

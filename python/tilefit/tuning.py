@@ -44,16 +44,32 @@ def _dtype(kernel: str, dtype: Any) -> str:
     return t
 
 
-def filter(configs: Sequence[dict], kernel: str = "triton_fused_moe", dtype: Any = None, arch: Optional[str] = None,
-           engine: Optional[str] = None, block_shape: Optional[Sequence[int]] = None, **fixed: Any) -> List[dict]:
+def filter(configs: Sequence[dict], kernel: Any = "triton_fused_moe", dtype: Any = None, arch: Optional[str] = None,
+           engine: Optional[str] = None, block_shape: Optional[Sequence[int]] = None, *,
+           signature: Optional[dict] = None, constexprs: Optional[dict] = None, results: Optional[list] = None,
+           cache: Any = True, processes: int = 1, **fixed: Any) -> List[dict]:
     """The configs (the tuners' dicts, returned as they are, in order) that fit ``arch`` (default: the
     current CUDA device through torch). ``engine`` "vllm" or "sglang" (both run the same fused_moe_kernel)
     or None. ``block_shape`` [n, k]: fp8 block-wise scales (the tuner's ``block_quant_shape``); vLLM's
     launcher clamps BLOCK_SIZE_K to min(block_shape), and so does tilefit. Raises
-    ``tilefit.NothingFits`` (with the nearest fitting config) when none fits."""
+    ``tilefit.NothingFits`` (with the nearest fitting config) when none fits.
+
+    ``kernel`` a name tilefit models is answered by the C++ model when the installed Triton is one it
+    models (``tilefit.triton.MODELLED_TRITON``); the @triton.jit function itself (with ``signature``:
+    Triton's type strings, and ``constexprs`` the launcher passes) by the oracle, the installed Triton's
+    allocation passes. ``results``: a list to receive one dict per config with ``"source"``
+    ("model" / "oracle"), ``smem_bytes``, ``limit_bytes`` and ``status``."""
     from . import _check_engine
-    from .triton import current_arch
+    from .triton import current_arch, installed_triton, modelled, MODELLED_TRITON
     _check_engine(engine)
+    if not isinstance(kernel, str):
+        return _oracle_filter(configs, kernel, arch if arch is not None else current_arch(), signature, constexprs,
+                              results, cache, processes)
+    if not modelled(kernel):
+        _grid.kernel_name(kernel)  # an unknown name says so
+        raise InputError(f"kernel: {kernel!r}: the model answers Triton {', '.join(MODELLED_TRITON)} and the installed "
+                         f"Triton is {installed_triton()}; pass the @triton.jit function (and signature=) for the "
+                         "oracle", "kernel")
     k = _grid.kernel_name(kernel)
     a = arch if arch is not None else current_arch()
     f = {"dtype": _dtype(k, dtype)}
@@ -66,4 +82,28 @@ def filter(configs: Sequence[dict], kernel: str = "triton_fused_moe", dtype: Any
     for i, c in enumerate(cands):
         values, warps, stages = _grid.grid_values(c, f"config #{i}")
         texts.append(_grid.config_text(k, values, warps, stages, tail, f"config #{i}"))
-    return _grid.prune(cands, texts, a, lambda c: ", ".join(f"{key}: {v}" for key, v in c.items()), dict)
+    kept = _grid.prune(cands, texts, a, lambda c: ", ".join(f"{key}: {v}" for key, v in c.items()), dict)
+    if results is not None:
+        from . import _target, analyze_batch_raw
+        t = _target(a)
+        names = {0: "fits", 1: "does_not_fit", 2: "invalid"}
+        for i, r in enumerate(analyze_batch_raw(texts, a, verdict=True, compact=True)):
+            results.append({"name": f"config #{i}", "arch": t.arch, "smem_bytes": r[1] if type(r) is list else None,
+                            "limit_bytes": t.limit_bytes, "status": names[r[0]] if type(r) is list else "error",
+                            "source": "model"})
+    return kept
+
+
+def _oracle_filter(configs, kernel, arch, signature, constexprs, results, cache, processes) -> List[dict]:
+    from . import NothingFits
+    from .triton import oracle
+    cands = list(configs)
+    rs = oracle.compile_many(kernel, cands, signature=signature, constexprs=constexprs, arch=arch, cache=cache,
+                             processes=processes, names=[f"config #{i}" for i in range(len(cands))])
+    if results is not None:
+        results.extend(dict(r.to_dict(), source="oracle") for r in rs)
+    kept = [c for c, r in zip(cands, rs) if r.fits]
+    if cands and not kept:
+        raise NothingFits(f"tilefit: none of the {len(cands)} configs fits {rs[0].arch} ({rs[0].limit_bytes} B of "
+                          f"shared memory per block; Triton {rs[0].triton_version}'s allocation passes)")
+    return kept
