@@ -1,7 +1,6 @@
 """The pruner inside the real ``@triton.autotune`` (Triton 3.6 from PyPI; scripts/python_package.sh
 installs it), compile-only: no GPU is needed. Skipped where Triton is absent (conftest's stub)."""
 import itertools
-import os
 
 import pytest
 import triton
@@ -133,6 +132,3 @@ def test_nothing_fits_is_an_error_naming_the_nearest():
         tilefit.triton.prune("triton_matmul", arch=ARCH)(huge, dict(zip(tuned.arg_names, ARGS)))
     assert e.value.nearest is not None and "nearest that fits" in str(e.value)
 
-
-if os.environ.get("TILEFIT_TEST_INSTALLED") != "1":
-    pytestmark = pytest.mark.filterwarnings("ignore")
