@@ -40,7 +40,7 @@ if INSTALLED:
     import tilefit.__main__  # noqa: E402
 
     _pkg = pathlib.Path(tilefit.__file__).resolve().parent
-    if REPO in _pkg.parents:
+    if _pkg == REPO / "python" / "tilefit":
         raise RuntimeError(f"TILEFIT_TEST_INSTALLED=1 but tilefit was imported from the source tree ({_pkg})")
     if "TILEFIT_LIBRARY" in os.environ:
         raise RuntimeError("TILEFIT_TEST_INSTALLED=1: unset TILEFIT_LIBRARY (the wheel's library is under test)")
