@@ -355,7 +355,7 @@ def _is_path(x: Any) -> bool:
     return False
 
 
-def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict]]], arch: Optional[str] = None,
+def check(configs: Union[str, bytes, os.PathLike, Iterable[Union[str, bytes, os.PathLike, dict]]], arch: Optional[str] = None,
           engine: Optional[str] = None, hip_async_copy: Optional[bool] = None) -> List[Result]:
     """Config files and folders (paths as str, bytes or os.PathLike, any bytes the file system takes;
     tilefit's format or vLLM/SGLang tuned tables; a folder: every tuned table under it) or configs
