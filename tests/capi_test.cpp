@@ -181,4 +181,107 @@ TEST(CApi, FilesAndSuggestions) {
   tilefit_target_free(t);
 }
 
+TEST(CApi, UnknownFlagsAndNoSuggestionsAreErrors) {
+  Ctx ctx;
+  const char* out = nullptr;
+  EXPECT_EQ(tilefit_analyze(ctx.p, kFinalize, nullptr, 4, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "flags");
+  // COMPACT is the batch call's only.
+  EXPECT_EQ(tilefit_analyze(ctx.p, kFinalize, nullptr, TILEFIT_COMPACT, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_EQ(tilefit_check_files(ctx.p, "[]", nullptr, 8, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "flags");
+  tilefit_target* t = nullptr;
+  ASSERT_EQ(tilefit_target_builtin(ctx.p, "sm_120", &t), TILEFIT_OK);
+  EXPECT_EQ(tilefit_analyze_batch(ctx.p, "[]", t, 1u << 31, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "flags");
+  EXPECT_EQ(tilefit_analyze_batch(ctx.p, "[]", t, TILEFIT_VERDICT | TILEFIT_COMPACT, &out),
+            TILEFIT_OK);
+  for (int n : {0, -1}) {
+    EXPECT_EQ(tilefit_suggest(ctx.p, kFinalize, t, n, &out), TILEFIT_ERROR_INPUT) << n;
+    EXPECT_STREQ(tilefit_error_field(ctx.p), "max_suggestions");
+  }
+  tilefit_target_free(t);
+}
+
+TEST(CApi, StandardInputIsRefusedAndFoldersAreWalked) {
+  Ctx ctx;
+  const char* out = nullptr;
+  EXPECT_EQ(tilefit_check_files(ctx.p, R"(["-"])", nullptr, 0, &out), TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "paths");
+  EXPECT_NE(std::string(tilefit_error_message(ctx.p)).find("standard input"), std::string::npos);
+  const char* dash[] = {"-"};
+  EXPECT_EQ(tilefit_check_paths(ctx.p, dash, 1, nullptr, 0, &out), TILEFIT_ERROR_INPUT);
+  // A folder: every tuned table under it, as `tilefit check DIR` reads them.
+  const std::string dir = std::string(TILEFIT_SOURCE_DIR) + "/configs";
+  const char* folder[] = {dir.c_str()};
+  tilefit_check_paths(ctx.p, folder, 1, "sm_120", TILEFIT_VERDICT, &out);
+  ASSERT_NE(out, nullptr) << tilefit_error_message(ctx.p);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_FALSE(j["results"].empty());
+  for (const auto& r : j["results"])
+    EXPECT_EQ(r["file"].get<std::string>().rfind(dir + "/", 0), 0u) << r["file"];
+}
+
+TEST(CApi, EnginesAsTheCliTakesThem) {
+  Ctx ctx;
+  const char* out = nullptr;
+  ASSERT_EQ(tilefit_engine(ctx.p, "vllm@000d1458", &out), TILEFIT_OK)
+      << tilefit_error_message(ctx.p);
+  EXPECT_STREQ(out, "vllm@000d1458");
+  ASSERT_EQ(tilefit_engine(ctx.p, "sglang", &out), TILEFIT_OK);
+  EXPECT_EQ(std::string(out).rfind("sglang@", 0), 0u);
+  EXPECT_EQ(tilefit_engine(ctx.p, "vllm@ffffffff", &out), TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "engine");
+}
+
+TEST(CApi, TheGridAgreesWithTheBatch) {
+  Ctx ctx;
+  tilefit_target* t = nullptr;
+  ASSERT_EQ(tilefit_target_builtin(ctx.p, "sm_120", &t), TILEFIT_OK);
+  const long long m[] = {64, 128, 256, 128}, n[] = {64, 128, 256, 256}, k[] = {64, 64, 128, 64};
+  const long long g[] = {8, -1, 1, 16};
+  const int w[] = {4, 4, 8, 8}, st[] = {3, 4, 5, 2};
+  signed char status[4];
+  long long smem[4], maxsm[4];
+  int stages[4], maxs[4];
+  const char* base = R"({"kernel":"triton_matmul","dtype":"bf16","tile":[16,16,16]})";
+  ASSERT_EQ(
+      tilefit_analyze_grid(ctx.p, base, t, 4, m, n, k, g, w, st, status, smem, stages, maxs, maxsm),
+      TILEFIT_OK)
+      << tilefit_error_message(ctx.p);
+  std::string batch = "[";
+  for (int i = 0; i < 4; ++i) {
+    if (i) batch += ',';
+    batch += R"({"kernel":"triton_matmul","dtype":"bf16","tile":[)" + std::to_string(m[i]) + "," +
+             std::to_string(n[i]) + "," + std::to_string(k[i]) +
+             "],\"num_warps\":" + std::to_string(w[i]) + ",\"stages\":" + std::to_string(st[i]) +
+             (g[i] > 0 ? ",\"group_m\":" + std::to_string(g[i]) : std::string()) + "}";
+  }
+  batch += "]";
+  const char* out = nullptr;
+  ASSERT_EQ(tilefit_analyze_batch(ctx.p, batch.c_str(), t, TILEFIT_VERDICT | TILEFIT_COMPACT, &out),
+            TILEFIT_OK);
+  const auto j = nlohmann::json::parse(out);
+  bool some_fit = false, some_not = false;
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(status[i], j[i][0].get<int>()) << i;
+    EXPECT_EQ(smem[i], j[i][1].is_null() ? -1 : j[i][1].get<long long>()) << i;
+    EXPECT_EQ(stages[i], j[i][2].get<int>()) << i;
+    EXPECT_EQ(maxs[i], j[i][3].get<int>()) << i;
+    EXPECT_EQ(maxsm[i], j[i][4].is_null() ? -1 : j[i][4].get<long long>()) << i;
+    some_fit |= status[i] == 0;
+    some_not |= status[i] == 1;
+  }
+  EXPECT_TRUE(some_fit && some_not);
+  // A candidate that is no config: its index and field.
+  const long long zero[] = {64, 0};
+  ASSERT_EQ(tilefit_analyze_grid(ctx.p, base, t, 2, m, zero, k, nullptr, nullptr, nullptr, status,
+                                 nullptr, nullptr, nullptr, nullptr),
+            TILEFIT_ERROR_INPUT);
+  EXPECT_STREQ(tilefit_error_field(ctx.p), "tile");
+  EXPECT_NE(std::string(tilefit_error_message(ctx.p)).find("config #1"), std::string::npos)
+      << tilefit_error_message(ctx.p);
+  tilefit_target_free(t);
+}
+
 }  // namespace

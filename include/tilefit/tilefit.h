@@ -47,7 +47,7 @@ extern "C" {
   3 /* no GPU could be asked (no driver, no device, built without CUDA) */
 #define TILEFIT_ERROR_INTERNAL 5 /* a bug in tilefit (please report it), or out of memory */
 
-/* Flags of the analyse calls. */
+/* Flags of the analyse calls (a bit a function does not know is an input error, field "flags"). */
 #define TILEFIT_VERDICT \
   1u /* status, stages, max_stages, bytes only: no breakdown, no diagnostics (fast) */
 /* tilefit_analyze_batch only, with TILEFIT_VERDICT: each result as an array
@@ -99,17 +99,46 @@ TILEFIT_C_API int tilefit_analyze_batch(tilefit_context* ctx, const char* config
                                         const tilefit_target* target, unsigned flags,
                                         const char** out);
 
-/* Config files (tilefit's format, vLLM/SGLang tuned tables) as `tilefit check` reads them:
- * `paths_json` a JSON array of paths; `arch` NULL or "": each config's own arch (a tuned table's
- * device_name) from the built-in table (`--builtin`), else that arch (`--arch`). *out:
- * {"results":[...],"errors":[{"message":...,"field":...,"file":...,"index":I}]}; the call
- * returns TILEFIT_ERROR_INPUT (message and field of the first error) when there are errors, and
- * *out is still set. */
+/* Config files (tilefit's format, vLLM/SGLang tuned tables) and folders as `tilefit check` reads
+ * them: `paths_json` a JSON array of paths (a folder: every tuned table under it; its other files
+ * are skipped and counted); "-" (standard input) is refused. `arch` NULL or "": each config's own
+ * arch (a tuned table's device_name) from the built-in table (`--builtin`), else that arch
+ * (`--arch`). Flags: TILEFIT_VERDICT or 0. *out:
+ * {"results":[...],"errors":[{"message":...,"field":...,"file":...,"index":I}],
+ *  "files_skipped":N} (file names shown as the CLI shows them: bytes that are not UTF-8 as <0xXX>);
+ * the call returns TILEFIT_ERROR_INPUT (message and field of the first error) when there are
+ * errors, and *out is still set. */
 TILEFIT_C_API int tilefit_check_files(tilefit_context* ctx, const char* paths_json,
                                       const char* arch, unsigned flags, const char** out);
 
+/* tilefit_check_files with the paths as `count` NUL-terminated byte strings (any bytes the file
+ * system takes, UTF-8 or not). */
+TILEFIT_C_API int tilefit_check_paths(tilefit_context* ctx, const char* const* paths, size_t count,
+                                      const char* arch, unsigned flags, const char** out);
+
+/* An engine release as the CLI's --engine takes it ("vllm", "sglang", "vllm@000d1458", a commit
+ * prefix of 8 to 40 hex digits): *out is its pinned form ("vllm@000d1458"; the engine's name
+ * alone: its newest modelled release); TILEFIT_ERROR_INPUT (field "engine") otherwise. */
+TILEFIT_C_API int tilefit_engine(tilefit_context* ctx, const char* engine, const char** out);
+
+/* A grid of Triton candidates against one target, as arrays, in one call (no JSON per
+ * candidate): `base_json` is one config object with what every candidate shares ("kernel",
+ * "dtype", "block_shape", ...; its "tile" is replaced); candidate i is the tile
+ * [tile_m[i], tile_n[i], tile_k[i]], group_m[i] (NULL, or < 0: the base's), num_warps[i] and
+ * num_stages[i] (NULL: the base's). Writes, per candidate, status[i] (0 fits, 1 does not fit,
+ * 2 invalid) and, where the arrays are not NULL, smem_bytes[i], stages[i], max_stages[i] and
+ * max_stages_smem_bytes[i] (-1: unknown). A candidate that is not a valid config (a tile extent
+ * of 0, ...) stops the call with TILEFIT_ERROR_INPUT naming its index and field. */
+TILEFIT_C_API int tilefit_analyze_grid(tilefit_context* ctx, const char* base_json,
+                                       const tilefit_target* target, size_t count,
+                                       const long long* tile_m, const long long* tile_n,
+                                       const long long* tile_k, const long long* group_m,
+                                       const int* num_warps, const int* num_stages,
+                                       signed char* status, long long* smem_bytes, int* stages,
+                                       int* max_stages, long long* max_stages_smem_bytes);
+
 /* `tilefit suggest` for one config: the nearest alternatives that fit the target (at most
- * max_suggestions). *out: a JSON array, nearest first, of
+ * max_suggestions, 1 or more; 0 or less is an input error). *out: a JSON array, nearest first, of
  * {"distance":D,"changes":[{"field":F,"from":X,"to":Y}],"config":{...},"result":{...}}
  * (empty when the config fits or no move fits). */
 TILEFIT_C_API int tilefit_suggest(tilefit_context* ctx, const char* config_json,

@@ -172,7 +172,7 @@ def test_check_configs_and_engines():
     assert tilefit.check([moe], engine="sglang")[0].smem_bytes == tilefit.analyze(moe).smem_bytes
     with pytest.raises(tilefit.InputError) as e:
         tilefit.check([fp8], engine="trtllm")
-    assert e.value.field == "engine" and str(e.value) == 'engine: "trtllm" is not a known engine; allowed: vllm, sglang (or None)'
+    assert e.value.field == "engine" and str(e.value).startswith('engine: "trtllm" is not a modelled engine release; allowed: vllm@000d1458, ')
     with pytest.raises(tilefit.InputError) as e:
         tilefit.check([str(REPO / "configs" / "triton_kernels.json")], engine="vllm")
     assert e.value.field == "engine" and "not supported yet" in str(e.value)

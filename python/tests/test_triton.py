@@ -134,7 +134,7 @@ def test_bad_candidates_and_kernels():
             [triton.Config({"BLOCK_SIZE_M": 64.0, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 64})], matmul_args())
     assert e.value.field == "BLOCK_SIZE_M" and "expected an integer, got 64.0" in str(e.value)
     with pytest.raises(tilefit.InputError) as e:
-        tilefit.triton.prune("w8a8_block_fp8_matmul", arch="sm_90")
+        tilefit.triton.prune("fused_moe_kernel_gptq_awq", arch="sm_90")
     assert e.value.field == "kernel" and "not modelled by tilefit yet" in str(e.value)
     with pytest.raises(tilefit.InputError) as e:
         tilefit.triton.prune("flash_attention", arch="sm_90")

@@ -51,8 +51,12 @@ def test_bad_grids():
     with pytest.raises(tilefit.InputError) as e:
         tilefit.tuning.filter([[64, 64, 64]], arch="sm_90")
     assert "expected a dict" in str(e.value)
-    with pytest.raises(tilefit.InputError):
+    with pytest.raises(tilefit.InputError) as e:  # the block-quantised matmul is fp8_w8a8 or int8_w8a8
         tilefit.tuning.filter(vllm_grid()[:2], arch="sm_90", kernel="w8a8_block_fp8_matmul")
+    assert e.value.field == "dtype"
+    grid = vllm_grid()[::5]
+    kept = tilefit.tuning.filter(grid, arch="sm_120", kernel="w8a8_block_fp8_matmul", dtype="fp8_w8a8")
+    assert kept == [c for c in grid if fits(c, "sm_120", kernel="triton_block_matmul", dtype="fp8_w8a8")]
     # AMD-only knobs are ignored (they do not change NVIDIA shared memory)
     c = dict(vllm_grid()[0], waves_per_eu=2)
     assert tilefit.tuning.filter([c], arch="sm_90") == [c]

@@ -198,8 +198,23 @@ def _config_text(config, label: str = "<config>") -> str:
                      f"{_type_name(config)}", "")
 
 
-def _enc(s: Optional[str]) -> Optional[bytes]:
-    return None if s is None else s.encode("utf-8")
+def _enc(s: Optional[str], what: str = "arch") -> Optional[bytes]:
+    if s is None:
+        return None
+    try:
+        return s.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{what}: {s!r} is not UTF-8 text", what) from None
+
+
+def _int_arg(v: Any, what: str, low: int = 1) -> int:
+    """An integer argument, never coerced: bools, floats and strings are InputErrors naming it."""
+    if isinstance(v, bool) or not hasattr(v, "__index__"):
+        raise InputError(f"{what}: expected an integer of at least {low}; got {v!r} ({_type_name(v)})", what)
+    i = int(v.__index__())
+    if i < low:
+        raise InputError(f"{what}: {i} is out of range; allowed: integers {low} or more", what)
+    return i
 
 
 def _arch_text(arch) -> Optional[str]:
@@ -251,6 +266,14 @@ def _call(fn, *args):
     return out.value
 
 
+def _call_rc(fn, *args) -> None:
+    """A C call that returns only a code (its outputs in the caller's arrays)."""
+    ctx = _lib.context()
+    rc = fn(ctx, *args)
+    if rc != _lib.OK:
+        _lib.raise_for(ctx, rc)
+
+
 def analyze_batch_raw(texts: Sequence[str], arch, verdict: bool = True, compact: bool = False) -> list:
     """Many config JSON texts against one arch in one C call (tilefit_analyze_batch): a list of
     result dicts, or {"status": "error", "error": MESSAGE, "field": F} for a config the reader refuses."""
@@ -287,7 +310,7 @@ def analyze(config: Union[dict, str], arch: Optional[str] = None,
     (True/False): TRITON_HIP_USE_ASYNC_COPY on an AMD target, as the config field "hip_async_copy"
     (None: the config's, else Triton 3.6's default, off); on an NVIDIA target an InputError.
     Raises InputError for bad input."""
-    text = _config_text(_with_hip_async_copy(config, hip_async_copy)).encode("utf-8")
+    text = _enc(_config_text(_with_hip_async_copy(config, hip_async_copy)), "config")
     a = None if arch is None else _enc(_arch_text(arch))
     ctx = _lib.context()
     out = ctypes.c_char_p()
@@ -308,22 +331,39 @@ def _with_engine(config: dict, engine: Optional[str]) -> dict:
     return c
 
 
-def _check_engine(engine) -> Optional[str]:
+def _check_engine(engine: Any) -> Optional[str]:
+    """An engine as ``tilefit check --engine`` takes it ("vllm", "sglang", or pinned to a modelled
+    release: "vllm@000d1458", a commit prefix of 8 to 40 hex digits): the engine's name ("vllm"),
+    or None; InputError naming ``engine`` otherwise."""
     if engine is None:
         return None
-    if not isinstance(engine, str) or engine.lower() not in ENGINES:
-        raise InputError(f"engine: {json.dumps(engine) if isinstance(engine, str) else _type_name(engine)} "
-                         f"is not a known engine; allowed: {', '.join(ENGINES)} (or None)", "engine")
-    return engine.lower()
+    if not isinstance(engine, str):
+        raise InputError(f"engine: expected a string such as \"vllm\" or \"vllm@000d1458\" (or None); got "
+                         f"{_type_name(engine)}", "engine")
+    out = _call(_lib.lib.tilefit_engine, _enc(engine, "engine"))
+    return out.decode().split("@")[0]
 
 
-def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict]]], arch: Optional[str] = None,
+def _is_path(x: Any) -> bool:
+    """A file or folder name (str, bytes or os.PathLike), not config text."""
+    if isinstance(x, os.PathLike):
+        return True
+    if isinstance(x, bytes):
+        return not x.lstrip().startswith((b"{", b"[", b"\""))
+    if isinstance(x, str):
+        return (not x.lstrip().startswith(("{", "[", "\"")) and
+                (os.sep in x or x.endswith(".json") or x == "-" or os.path.exists(x)))
+    return False
+
+
+def check(configs: Union[str, bytes, os.PathLike, Iterable[Union[str, bytes, os.PathLike, dict]]], arch: Optional[str] = None,
           engine: Optional[str] = None, hip_async_copy: Optional[bool] = None) -> List[Result]:
-    """Config files (paths; tilefit's format or vLLM/SGLang tuned tables) or configs (dicts / JSON
-    text), as ``tilefit check`` analyses them: for ``arch``, else each config's own arch (a tuned
+    """Config files and folders (paths as str, bytes or os.PathLike, any bytes the file system takes;
+    tilefit's format or vLLM/SGLang tuned tables; a folder: every tuned table under it) or configs
+    (dicts / JSON text), as ``tilefit check`` analyses them: for ``arch``, else each config's own arch (a tuned
     table's device_name) with the built-in table.
 
-    ``engine`` ("vllm", "sglang"): the inference engine whose launcher builds the kernels — for dict
+    ``engine`` ("vllm", "sglang", or pinned: "vllm@000d1458"): the inference engine whose launcher builds the kernels — for dict
     configs without a "launcher", passed through as "launcher" (the engine FP8 families); Triton
     kernels are the same for both engines. Files say their launcher themselves: with files, a
     non-default engine is not supported yet (InputError). ``hip_async_copy`` (True/False): as in
@@ -335,10 +375,12 @@ def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict
     if isinstance(configs, (str, os.PathLike, dict, bytes)):
         items = [configs]
     else:
-        items = list(configs)
-    paths = [os.fspath(x) for x in items if isinstance(x, (os.PathLike,)) or
-             (isinstance(x, str) and not x.lstrip().startswith(("{", "[", "\"")) and
-              (os.sep in x or x.endswith(".json") or os.path.exists(x)))]
+        try:
+            items = list(configs)
+        except TypeError:
+            raise InputError(f"configs: expected a path, a config, or a list of them; got {_type_name(configs)}",
+                             "configs") from None
+    paths = [os.fsencode(x) for x in items if _is_path(x)]
     if paths and len(paths) != len(items):
         raise InputError("check: give either file paths or configs, not both", "")
     if paths:
@@ -351,8 +393,8 @@ def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict
                              "hip_async_copy")
         ctx = _lib.context()
         out = _lib.ctypes.c_char_p()
-        rc = _lib.lib.tilefit_check_files(ctx, json.dumps(paths).encode("utf-8"), _enc(_arch_text(arch)), 0,
-                                          _lib.ctypes.byref(out))
+        argv = (ctypes.c_char_p * len(paths))(*paths)
+        rc = _lib.lib.tilefit_check_paths(ctx, argv, len(paths), _enc(_arch_text(arch)), 0, _lib.ctypes.byref(out))
         doc = json.loads(out.value) if out.value else {"results": [], "errors": []}
         results = [Result(r) for r in doc["results"]]
         if rc != _lib.OK:
@@ -382,8 +424,9 @@ def check(configs: Union[str, os.PathLike, Iterable[Union[str, os.PathLike, dict
 def suggest(config: Union[dict, str], arch: str, max: int = 5) -> List[dict]:
     """``tilefit suggest`` for one config on ``arch``: the nearest alternatives that fit, nearest first
     (dicts with distance, changes, config and result); empty when it fits."""
+    n = _int_arg(max, "max")
     text = _config_text(config)
-    out = _call(_lib.lib.tilefit_suggest, text.encode("utf-8"), _target(arch).ptr, int(max))
+    out = _call(_lib.lib.tilefit_suggest, _enc(text, "config"), _target(arch).ptr, n)
     return json.loads(out)
 
 

@@ -2,18 +2,26 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from array import array
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from . import _lib
 from ._lib import InputError
 
 # The kernels tilefit models (README "Triton kernels and vLLM/SGLang tuned tables"), and aliases.
 KERNELS = {
     "triton_matmul": "triton_matmul", "matmul": "triton_matmul",
     "triton_fused_moe": "triton_fused_moe", "fused_moe": "triton_fused_moe", "fused_moe_kernel": "triton_fused_moe",
+    # vLLM's and SGLang's block-quantised W8A8 matmuls (fp8_utils.py, int8_utils.py, fp8_kernel.py)
+    "triton_block_matmul": "triton_block_matmul", "block_matmul": "triton_block_matmul",
+    "w8a8_block_fp8_matmul": "triton_block_matmul", "_w8a8_block_fp8_matmul": "triton_block_matmul",
+    "w8a8_triton_block_scaled_mm": "triton_block_matmul", "_w8a8_triton_block_scaled_mm": "triton_block_matmul",
+    "w8a8_block_int8_matmul": "triton_block_matmul", "_w8a8_block_int8_matmul": "triton_block_matmul",
+    "block_fp8_matmul": "triton_block_matmul", "triton_block_fp8_matmul": "triton_block_matmul",
 }
+ALLOWED_KERNELS = "triton_matmul, triton_fused_moe, triton_block_matmul"
 # Kernels people ask about that the core does not model yet.
-NOT_MODELLED = ("w8a8_block_fp8_matmul", "_w8a8_block_fp8_matmul", "block_fp8_matmul", "w8a8_block_int8_matmul",
-                "triton_block_fp8_matmul", "fused_moe_kernel_gptq_awq")
+NOT_MODELLED = ("fused_moe_kernel_gptq_awq",)
 
 # torch dtype names (str(tensor.dtype)) -> tilefit dtypes.
 TORCH_DTYPES = {
@@ -22,6 +30,7 @@ TORCH_DTYPES = {
     "torch.float32": "f32", "torch.float": "f32", "float32": "f32", "f32": "f32", "fp32": "f32",
     "torch.float8_e4m3fn": "e4m3", "float8_e4m3fn": "e4m3", "e4m3": "e4m3", "fp8": "e4m3",
     "fp8_e4m3": "e4m3",
+    "torch.int8": "s8", "int8": "s8",
 }
 
 # Config keys: (our field, the names tuners use).
@@ -31,17 +40,17 @@ _GROUP_KEYS = ("GROUP_SIZE_M", "GROUP_M")
 _IGNORED = {"waves_per_eu", "matrix_instr_nonkdim", "kpack"}
 
 
-def kernel_name(kernel) -> str:
+def kernel_name(kernel: Any) -> str:
     if not isinstance(kernel, str):
         raise InputError(f"kernel: expected a name such as \"triton_matmul\"; got {type(kernel).__name__}", "kernel")
     k = KERNELS.get(kernel.lower())
     if k:
         return k
     if kernel.lower() in NOT_MODELLED:
-        raise InputError(f"kernel: {json.dumps(kernel)} (the block-quantised Triton matmul / weight-only MoE) is not "
-                         "modelled by tilefit yet; allowed: triton_matmul, triton_fused_moe", "kernel")
-    raise InputError(f"kernel: {json.dumps(kernel)} is not a Triton kernel tilefit models; allowed: triton_matmul, "
-                     "triton_fused_moe", "kernel")
+        raise InputError(f"kernel: {json.dumps(kernel)} (the weight-only MoE) is not modelled by tilefit yet; "
+                         f"allowed: {ALLOWED_KERNELS}", "kernel")
+    raise InputError(f"kernel: {json.dumps(kernel)} is not a Triton kernel tilefit models; allowed: {ALLOWED_KERNELS}",
+                     "kernel")
 
 
 def dtype_name(d) -> Optional[str]:
@@ -106,12 +115,79 @@ def config_text(kernel: str, values: Dict[str, Any], num_warps, num_stages, tail
     return "".join(parts)
 
 
+def _ival(v: Any, key: str, where: str) -> int:
+    return v if type(v) is int else _int(v, key, where)
+
+
+def row(values: Dict[str, Any], num_warps: Any, num_stages: Any,
+        where: Union[str, Callable[[], str]]) -> Tuple[int, int, int, int, int, int]:
+    """One candidate as (BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M or -1 when not given,
+    num_warps, num_stages) for tilefit_analyze_grid; the same checks as config_text."""
+    # The common case first: the tuners' own spelling, plain ints, nothing else to check.
+    m, n, k, g = (values.get("BLOCK_SIZE_M"), values.get("BLOCK_SIZE_N"), values.get("BLOCK_SIZE_K"),
+                  values.get("GROUP_SIZE_M"))
+    if (type(m) is int and type(n) is int and type(k) is int and (type(g) is int or g is None) and
+            type(num_warps) is int and type(num_stages) is int and "SPLIT_K" not in values and
+            "USE_TMA" not in values and "GROUP_M" not in values):
+        return (m, n, k, -1 if g is None else g, num_warps, num_stages)
+    if callable(where):
+        where = where()
+    tile = []
+    for names in _TILE_KEYS:
+        n, v = _get(values, names)
+        if v is None:
+            raise InputError(f"{where}: field {json.dumps(names[0])}: missing; every candidate needs BLOCK_SIZE_M, "
+                             "BLOCK_SIZE_N and BLOCK_SIZE_K", names[0])
+        tile.append(_ival(v, n, where))
+    n, g = _get(values, _GROUP_KEYS)
+    sk = values.get("SPLIT_K")
+    if sk is not None and sk != 1:
+        raise InputError(f"{where}: field \"SPLIT_K\": {sk!r} is not modelled; allowed: 1", "SPLIT_K")
+    if values.get("USE_TMA"):
+        raise InputError(f"{where}: field \"USE_TMA\": the TMA variant of the fused-MoE kernel is not modelled; "
+                         "allowed: false", "USE_TMA")
+    return (tile[0], tile[1], tile[2], -1 if g is None else _ival(g, n, where),
+            4 if num_warps is None else _ival(num_warps, "num_warps", where),
+            3 if num_stages is None else _ival(num_stages, "num_stages", where))
+
+
+def base_text(kernel: str, first: Tuple[int, ...], tail: str) -> str:
+    """The config every row shares (tilefit_analyze_grid's base_json): the kernel, the fixed fields,
+    and the first row's tile (each row replaces it)."""
+    return '{"kernel":"%s","tile":[%d,%d,%d]%s}' % (kernel, first[0], first[1], first[2], tail)
+
+
+def analyze_grid(base: str, rows: Sequence[Tuple[int, ...]], arch: Any) -> Tuple[Any, Any, Any, Any, Any]:
+    """Every row against ``arch`` in one C call (tilefit_analyze_grid): arrays of status (0 fits,
+    1 does not fit, 2 invalid), smem_bytes, stages, max_stages, max_stages_smem_bytes (-1: unknown)."""
+    from . import _call_rc, _enc, _target
+    t = _target(arch)
+    n = len(rows)
+    cols = list(zip(*rows)) if n else [(), (), (), (), (), ()]
+    m, bn, k, g = (array("q", c) for c in cols[:4])
+    w, st = (array("i", c) for c in cols[4:])
+    status = array("b", bytes(n))
+    smem, maxs, maxsm = array("q", bytes(8 * n)), array("i", bytes(4 * n)), array("q", bytes(8 * n))
+    stages = array("i", bytes(4 * n))
+
+    def p(a):
+        return a.buffer_info()[0] if n else None
+
+    _call_rc(_lib.lib.tilefit_analyze_grid, _enc(base, "config"), t.ptr, n, p(m), p(bn), p(k), p(g), p(w), p(st),
+             p(status), p(smem), p(stages), p(maxs), p(maxsm))
+    return status, smem, stages, maxs, maxsm
+
+
 _KNOWN = {n for names in _TILE_KEYS for n in names} | set(_GROUP_KEYS) | {"num_warps", "num_stages", "SPLIT_K",
                                                                         "USE_TMA"} | _IGNORED
 
 
-def grid_values(c: dict, where: str) -> Tuple[dict, Any, Any]:
+def grid_values(c: dict, where: Union[str, Callable[[], str]]) -> Tuple[dict, Any, Any]:
     """A vLLM/SGLang grid dict: its values, num_warps, num_stages; unknown keys are errors."""
+    if type(c) is dict and c.keys() <= _KNOWN:
+        return c, c.get("num_warps", 4), c.get("num_stages", 3)
+    if callable(where):
+        where = where()
     if not isinstance(c, dict):
         raise InputError(f"{where}: expected a dict with BLOCK_SIZE_M/N/K, GROUP_SIZE_M, num_warps, num_stages; got "
                          f"{type(c).__name__}", "")
@@ -138,21 +214,59 @@ def _value(v):
     return int(v) if isinstance(v, str) and v.isdigit() else v
 
 
-def prune(candidates: Sequence[Any], texts: List[str], arch: str, describe: Callable[[Any], str],
-          fields: Callable[[Any], dict]) -> List[Any]:
-    """The candidates whose configs (JSON texts) fit ``arch`` (one tilefit_analyze_batch call); when none
-    does, NothingFits with the nearest fitting one."""
+class _Texts:
+    """The candidates' configs as JSON text, made when first asked for (the fallback paths)."""
+
+    def __init__(self, text_of: Callable[[int], str], n: int):
+        self._text_of, self._n, self._cache = text_of, n, {}
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        t = self._cache.get(i)
+        if t is None:
+            t = self._cache[i] = self._text_of(i)
+        return t
+
+
+def prune(candidates: Sequence[Any], text_of: Callable[[int], str], arch: str, describe: Callable[[Any], str],
+          fields: Callable[[Any], dict], rows: Optional[Sequence[Tuple[int, ...]]] = None,
+          base: Optional[str] = None, outcome: Optional[list] = None) -> List[Any]:
+    """The candidates that fit ``arch``, in one C call: with ``rows`` (tilefit_analyze_grid: the
+    candidates' block sizes, warps and stages as arrays over the shared ``base`` config), else their
+    configs as JSON texts (``text_of(i)``, tilefit_analyze_batch). When none fits, NothingFits with
+    the nearest fitting one. ``outcome``: a list to receive one (status, smem_bytes) per candidate
+    (status 0 fits, 1 does not fit, 2 invalid; smem_bytes None where there is none)."""
     from . import NothingFits, _target, analyze_batch_raw, suggest
-    raw = analyze_batch_raw(texts, arch, verdict=True, compact=True)
-    kept = []
-    for cand, r in zip(candidates, raw):
-        if type(r) is list:
-            if r[0] == 0:
-                kept.append(cand)
-        else:
-            raise InputError(r["error"], r["field"])
-    if kept or not candidates:
-        return kept
+    texts = _Texts(text_of, len(candidates))
+    if rows is not None:
+        try:
+            status, smem, stages, maxs, maxsm = analyze_grid(base, rows, arch)
+        except OverflowError:  # a value beyond 64 bits: the config reader says which, in its words
+            return prune(candidates, text_of, arch, describe, fields, outcome=outcome)
+        if outcome is not None:
+            outcome.extend((status[i], None if smem[i] < 0 else smem[i]) for i in range(len(candidates)))
+        kept = [c for c, st in zip(candidates, status) if st == 0]
+        if kept or not candidates:
+            return kept
+        raw = [[status[i], None if smem[i] < 0 else smem[i], stages[i], maxs[i], None if maxsm[i] < 0 else maxsm[i]]
+               for i in range(len(candidates))]
+    else:
+        raw = analyze_batch_raw([texts[i] for i in range(len(candidates))], arch, verdict=True, compact=True)
+        kept = []
+        for cand, r in zip(candidates, raw):
+            if type(r) is list:
+                if outcome is not None:
+                    outcome.append((r[0], r[1]))
+                if r[0] == 0:
+                    kept.append(cand)
+            else:
+                raise InputError(r["error"], r["field"])
+        if kept or not candidates:
+            return kept
     # Nothing fits: the nearest that does. First the cheapest move (fewer stages: the core's
     # max_stages), the candidate that needs the fewest stages removed; else tilefit suggest's moves.
     t = _target(arch)
@@ -165,10 +279,10 @@ def prune(candidates: Sequence[Any], texts: List[str], arch: str, describe: Call
             if best is None or key < best[0]:
                 best = (key, i, {"num_stages": max_stages}, max_smem)
     if best is None:
-        for i, text in enumerate(texts[:64]):
+        for i in range(min(64, len(texts))):
             if raw[i][0] != 1:
                 continue
-            s = suggest(text, arch, max=1)
+            s = suggest(texts[i], arch, max=1)
             if s and (best is None or s[0]["distance"] < best[0][0]):
                 changes = {_TUNER_NAMES.get(ch["field"], ch["field"]): _value(ch["to"]) for ch in s[0]["changes"]}
                 best = ((s[0]["distance"], 0), i, changes, s[0]["result"]["smem_bytes"])

@@ -122,6 +122,15 @@ def _declare(lib):
     lib.tilefit_analyze_batch.argtypes = [_ctx_p, _c, ctypes.c_void_p, ctypes.c_uint, _out]
     lib.tilefit_check_files.restype = ctypes.c_int
     lib.tilefit_check_files.argtypes = [_ctx_p, _c, _c, ctypes.c_uint, _out]
+    lib.tilefit_check_paths.restype = ctypes.c_int
+    lib.tilefit_check_paths.argtypes = [_ctx_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, _c, ctypes.c_uint,
+                                        _out]
+    lib.tilefit_engine.restype = ctypes.c_int
+    lib.tilefit_engine.argtypes = [_ctx_p, _c, _out]
+    _vp = ctypes.c_void_p
+    lib.tilefit_analyze_grid.restype = ctypes.c_int
+    lib.tilefit_analyze_grid.argtypes = [_ctx_p, _c, _vp, ctypes.c_size_t, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp,
+                                         _vp, _vp, _vp]
     lib.tilefit_suggest.restype = ctypes.c_int
     lib.tilefit_suggest.argtypes = [_ctx_p, _c, ctypes.c_void_p, ctypes.c_int, _out]
 

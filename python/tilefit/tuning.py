@@ -37,11 +37,29 @@ def _dtype(kernel: str, dtype: Any) -> str:
                              "yet; allowed: None, \"bf16\", \"f16\", \"fp8_w8a8\"", "dtype")
         raise InputError(f"dtype: {d!r} is not a fused-MoE dtype tilefit knows; allowed: None, \"bf16\", \"f16\", "
                          "\"fp8_w8a8\" (or a torch dtype)", "dtype")
+    if kernel == "triton_block_matmul":
+        q = {"fp8_w8a8": "fp8_w8a8", "int8_w8a8": "int8_w8a8", "e4m3": "fp8_w8a8", "s8": "int8_w8a8"}.get(
+            d if d in ("fp8_w8a8", "int8_w8a8") else _grid.dtype_name(d) if d is not None else None)
+        if q is None:
+            raise InputError(f"dtype: {d!r} is not a dtype of the block-quantised matmul; allowed: \"fp8_w8a8\", "
+                             "\"int8_w8a8\" (or torch.float8_e4m3fn, torch.int8)", "dtype")
+        return q
     t = _grid.dtype_name(d) if d is not None else "f16"
     if t is None:
         raise InputError(f"dtype: {d!r} is not a triton_matmul dtype; allowed: f16, bf16, f32, e4m3 (or a torch dtype)",
                          "dtype")
     return t
+
+
+def _block_shape(block_shape: Any) -> List[int]:
+    """[block_n, block_k]: two positive integers, never coerced."""
+    if isinstance(block_shape, (str, bytes)) or not hasattr(block_shape, "__iter__"):
+        raise InputError(f"block_shape: expected [block_n, block_k] (two integers); got {block_shape!r}", "block_shape")
+    out = list(block_shape)
+    if len(out) != 2 or any(isinstance(x, bool) or not hasattr(x, "__index__") or x.__index__() < 1 for x in out):
+        raise InputError(f"block_shape: {out!r} is not [block_n, block_k]; allowed: two integers 1 or more",
+                         "block_shape")
+    return [int(x.__index__()) for x in out]
 
 
 def filter(configs: Sequence[dict], kernel: Any = "triton_fused_moe", dtype: Any = None, arch: Optional[str] = None,
@@ -74,23 +92,31 @@ def filter(configs: Sequence[dict], kernel: Any = "triton_fused_moe", dtype: Any
     a = arch if arch is not None else current_arch()
     f = {"dtype": _dtype(k, dtype)}
     if block_shape is not None:
-        f["block_shape"] = [int(x) for x in block_shape]
+        f["block_shape"] = _block_shape(block_shape)
     f.update(fixed)
     cands = list(configs)
     tail = _grid.fixed_tail(f)
-    texts = []
+    rows = []
     for i, c in enumerate(cands):
-        values, warps, stages = _grid.grid_values(c, f"config #{i}")
-        texts.append(_grid.config_text(k, values, warps, stages, tail, f"config #{i}"))
-    kept = _grid.prune(cands, texts, a, lambda c: ", ".join(f"{key}: {v}" for key, v in c.items()), dict)
+        values, warps, stages = _grid.grid_values(c, lambda i=i: f"config #{i}")
+        rows.append(_grid.row(values, warps, stages, lambda i=i: f"config #{i}"))
+
+    def text_of(i: int) -> str:
+        values, warps, stages = _grid.grid_values(cands[i], f"config #{i}")
+        return _grid.config_text(k, values, warps, stages, tail, f"config #{i}")
+
+    if not cands:
+        return []
+    outcome: list = []
+    kept = _grid.prune(cands, text_of, a, lambda c: ", ".join(f"{key}: {v}" for key, v in c.items()), dict, rows,
+                       _grid.base_text(k, rows[0], tail), outcome=outcome if results is not None else None)
     if results is not None:
-        from . import _target, analyze_batch_raw
+        from . import _target
         t = _target(a)
         names = {0: "fits", 1: "does_not_fit", 2: "invalid"}
-        for i, r in enumerate(analyze_batch_raw(texts, a, verdict=True, compact=True)):
-            results.append({"name": f"config #{i}", "arch": t.arch, "smem_bytes": r[1] if type(r) is list else None,
-                            "limit_bytes": t.limit_bytes, "status": names[r[0]] if type(r) is list else "error",
-                            "source": "model"})
+        for i, (st, smem) in enumerate(outcome):
+            results.append({"name": f"config #{i}", "arch": t.arch, "smem_bytes": smem, "limit_bytes": t.limit_bytes,
+                            "status": names[st], "source": "model"})
     return kept
 
 

@@ -17,9 +17,13 @@
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/analysis/suggest.hpp"
 #include "tilefit/device/device_source.hpp"
+#include "io/text_checks.hpp"
+#include "tilefit/io/folder.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
+#include "tilefit/model/engine_release.hpp"
 #include "tilefit/model/evaluate.hpp"
+#include "tilefit/model/validate.hpp"
 #include "tilefit/report/diagnostic_text.hpp"
 #include "tilefit/tilefit.hpp"
 
@@ -200,11 +204,126 @@ void write_error(std::string& o, const io::ConfigError& e) {
   close_object(o);
 }
 
+// Flags a function knows; any other bit is an input error (field "flags").
+constexpr unsigned kVerdictOnly = TILEFIT_VERDICT;
+constexpr unsigned kBatchFlags = TILEFIT_VERDICT | TILEFIT_COMPACT;
+
+int bad_flags(tilefit_context* ctx, const char* function, unsigned flags, unsigned known) {
+  if ((flags & ~known) == 0) return TILEFIT_OK;
+  std::string allowed = "0, TILEFIT_VERDICT (1)";
+  if (known & TILEFIT_COMPACT) allowed += ", TILEFIT_COMPACT (2)";
+  return fail(ctx, TILEFIT_ERROR_INPUT,
+              std::string("flags: ") + std::to_string(flags) + " has bits " + function +
+                  " does not know (" + std::to_string(flags & ~known) + "); allowed: " + allowed +
+                  ", or'ed",
+              "flags");
+}
+
 model::Detail detail_of(unsigned flags) {
   return (flags & TILEFIT_VERDICT) ? model::Detail::verdict : model::Detail::full;
 }
 
 const char* nonnull(const char* s) { return s ? s : ""; }
+
+/// Collects a streamed check's results and problems.
+class Collect final : public analysis::CheckSink {
+ public:
+  explicit Collect(analysis::CheckRun& run) : run_(run) {}
+  void entry(analysis::Entry&& e) override { run_.entries.push_back(std::move(e)); }
+  void problem(analysis::Problem&& p) override { run_.problems.push_back(std::move(p)); }
+
+ private:
+  analysis::CheckRun& run_;
+};
+
+/// `tilefit check PATH...` for the C ABI: files and folders (every JSON file under a folder,
+/// the rest skipped and counted, as the CLI walks them); "-" is refused (a library does not read
+/// its host's standard input).
+int check_paths(tilefit_context* ctx, const std::vector<std::string>& paths, const char* arch,
+                unsigned flags, const char** out, const char* function) {
+  if (int rc = bad_flags(ctx, function, flags, kVerdictOnly)) return rc;
+  for (const std::string& p : paths)
+    if (p == "-")
+      return fail(ctx, TILEFIT_ERROR_INPUT,
+                  "paths: \"-\" (standard input) is not read by the library; allowed: file and "
+                  "folder names",
+                  "paths");
+  analysis::TargetRequest request;
+  if (arch && *arch) {
+    request.mode = analysis::TargetRequest::Mode::arch;
+    request.archs = {api::builtin_model_limits(arch).sm};
+  } else {
+    request.mode = analysis::TargetRequest::Mode::builtin;
+  }
+  analysis::CheckStream stream(request, device::system_devices(), detail_of(flags));
+  analysis::CheckRun run = stream.head();
+  Collect sink(run);
+  std::size_t skipped = 0;
+  for (const std::string& path : paths) {
+    if (!io::is_folder(path)) {
+      if (!io::not_triton_table(path).empty()) {  // as the CLI: FlyDSL / XPU tables are skipped
+        ++skipped;
+        continue;
+      }
+      stream.add_file(path, sink);
+      continue;
+    }
+    std::size_t skipped_here = 0;
+    const io::FolderCounts counts = io::walk_folder(path, [&](io::FolderEntry&& f) {
+      switch (f.kind) {
+        case io::FolderEntry::Kind::json:
+          stream.add_file(f.path, sink);
+          break;
+        case io::FolderEntry::Kind::skipped:
+          ++skipped_here;
+          break;
+        case io::FolderEntry::Kind::error: {
+          io::LoadResult failed;
+          failed.errors.push_back({io::detail::printable(f.path), -1, "", "", f.message});
+          stream.add(std::move(failed), sink);
+          break;
+        }
+      }
+    });
+    skipped += counts.skipped_files(skipped_here);
+  }
+  stream.finish(sink);
+  std::string& o = ctx->out;
+  o.clear();
+  o += "{\"results\":[";
+  for (std::size_t k = 0; k < run.entries.size(); ++k) {
+    if (k) o += ',';
+    const analysis::Entry& e = run.entries[k];
+    std::string one;
+    write_result(one, e.result, e.index, flags & TILEFIT_VERDICT);
+    // The file each result came from, first (shown as the CLI shows paths).
+    o += "{\"file\":";
+    io::append_json_string(o, io::detail::printable(e.file));
+    o += ',';
+    o.append(one, 1, std::string::npos);
+  }
+  o += "],\"errors\":[";
+  for (std::size_t k = 0; k < run.problems.size(); ++k) {
+    if (k) o += ',';
+    const io::ConfigError& w = run.problems[k].where;
+    o += '{';
+    put_str(o, "message", analysis::problem_text(run.problems[k]));
+    put_str(o, "field", w.field);
+    put_str(o, "file", io::detail::printable(w.file));
+    put_int(o, "index", w.index);
+    close_object(o);
+  }
+  o += "],";
+  put_int(o, "files_skipped", static_cast<long long>(skipped));
+  close_object(o);
+  *out = o.c_str();
+  if (!run.problems.empty())
+    return fail(ctx,
+                run.problems.front().kind == analysis::Problem::Kind::device ? TILEFIT_ERROR_DEVICE
+                                                                             : TILEFIT_ERROR_INPUT,
+                analysis::problem_text(run.problems.front()), run.problems.front().where.field);
+  return TILEFIT_OK;
+}
 
 }  // namespace
 
@@ -278,6 +397,7 @@ int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* a
     if (!config_json || !out)
       return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze: config_json or out is NULL");
     *out = nullptr;
+    if (int rc = bad_flags(ctx, "tilefit_analyze", flags, kVerdictOnly)) return rc;
     const model::KernelConfig cfg = api::read_model_config(config_json, nonnull(arch)).config;
     const model::Result r = model::evaluate(
         cfg, api::builtin_model_limits(model::arch_name(cfg.arch)), detail_of(flags));
@@ -295,6 +415,7 @@ int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
       return fail(ctx, TILEFIT_ERROR_INPUT,
                   "tilefit_analyze_batch: configs_json, target or out is NULL");
     *out = nullptr;
+    if (int rc = bad_flags(ctx, "tilefit_analyze_batch", flags, kBatchFlags)) return rc;
     std::string_view text(configs_json);
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos || text[first] != '[')
@@ -375,48 +496,86 @@ int tilefit_check_files(tilefit_context* ctx, const char* paths_json, const char
                     "paths");
       paths.push_back(p.get<std::string>());
     }
-    analysis::TargetRequest request;
-    if (arch && *arch) {
-      request.mode = analysis::TargetRequest::Mode::arch;
-      request.archs = {api::builtin_model_limits(arch).sm};
-    } else {
-      request.mode = analysis::TargetRequest::Mode::builtin;
+    return check_paths(ctx, paths, arch, flags, out, "tilefit_check_files");
+  });
+}
+
+int tilefit_check_paths(tilefit_context* ctx, const char* const* paths, size_t count,
+                        const char* arch, unsigned flags, const char** out) {
+  return guarded(ctx, [&] {
+    if ((!paths && count) || !out)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_check_paths: paths or out is NULL");
+    *out = nullptr;
+    std::vector<std::string> list;
+    list.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (!paths[i])
+        return fail(
+            ctx, TILEFIT_ERROR_INPUT,
+            "paths: path #" + std::to_string(i) + " is NULL; allowed: file and folder names",
+            "paths");
+      list.emplace_back(paths[i]);
     }
-    const analysis::CheckRun run =
-        analysis::check_files(paths, request, device::system_devices(), detail_of(flags));
-    std::string& o = ctx->out;
-    o.clear();
-    o += "{\"results\":[";
-    for (std::size_t k = 0; k < run.entries.size(); ++k) {
-      if (k) o += ',';
-      const analysis::Entry& e = run.entries[k];
-      std::string one;
-      write_result(one, e.result, e.index, flags & TILEFIT_VERDICT);
-      // The file each result came from, first.
-      o += "{\"file\":";
-      io::append_json_string(o, e.file);
-      o += ',';
-      o.append(one, 1, std::string::npos);
+    return check_paths(ctx, list, arch, flags, out, "tilefit_check_paths");
+  });
+}
+
+int tilefit_engine(tilefit_context* ctx, const char* engine, const char** out) {
+  return guarded(ctx, [&] {
+    if (!engine || !out)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_engine: engine or out is NULL");
+    *out = nullptr;
+    const auto release = model::parse_engine_release(engine);
+    if (!release)
+      return fail(
+          ctx, TILEFIT_ERROR_INPUT,
+          "engine: \"" + io::detail::printable(engine) +
+              "\" is not a modelled engine release; allowed: " + model::engine_release_choices(),
+          "engine");
+    ctx->out = model::engine_release_text(*release);
+    *out = ctx->out.c_str();
+    return TILEFIT_OK;
+  });
+}
+
+int tilefit_analyze_grid(tilefit_context* ctx, const char* base_json, const tilefit_target* target,
+                         size_t count, const long long* tile_m, const long long* tile_n,
+                         const long long* tile_k, const long long* group_m, const int* num_warps,
+                         const int* num_stages, signed char* status, long long* smem_bytes,
+                         int* stages, int* max_stages, long long* max_stages_smem_bytes) {
+  return guarded(ctx, [&] {
+    if (!base_json || !target)
+      return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_analyze_grid: base_json or target is NULL");
+    if (count && (!tile_m || !tile_n || !tile_k || !status))
+      return fail(ctx, TILEFIT_ERROR_INPUT,
+                  "tilefit_analyze_grid: tile_m, tile_n, tile_k or status is NULL");
+    model::KernelConfig base =
+        api::read_model_config(base_json, model::arch_name(target->limits.sm)).config;
+    base.arch = target->limits.sm;
+    if (std::string bad = api::hip_async_copy_error(base); !bad.empty())
+      return fail(ctx, TILEFIT_ERROR_INPUT, std::string(kLabel) + ": " + bad, "hip_async_copy");
+    model::KernelConfig c = base;
+    for (size_t i = 0; i < count; ++i) {
+      c.m = tile_m[i];
+      c.n = tile_n[i];
+      c.k = tile_k[i];
+      c.group_m = group_m && group_m[i] >= 0 ? std::optional<long long>(group_m[i]) : base.group_m;
+      c.num_warps = num_warps ? std::optional<int>(num_warps[i]) : base.num_warps;
+      c.stages = num_stages ? std::optional<int>(num_stages[i]) : base.stages;
+      const std::vector<model::ConfigIssue> issues = model::validate(c);
+      if (!issues.empty()) {
+        io::ConfigError e{kLabel, static_cast<int>(i), "#" + std::to_string(i),
+                          issues.front().field, issues.front().message};
+        return fail(ctx, TILEFIT_ERROR_INPUT, io::format_error(e), issues.front().field);
+      }
+      const model::Result r = model::evaluate(c, target->limits, model::Detail::verdict);
+      status[i] = static_cast<signed char>(r.status);
+      if (smem_bytes) smem_bytes[i] = r.smem_bytes ? *r.smem_bytes : -1;
+      if (stages) stages[i] = r.stages;
+      if (max_stages) max_stages[i] = r.max_stages;
+      if (max_stages_smem_bytes)
+        max_stages_smem_bytes[i] = r.max_stages_smem ? *r.max_stages_smem : -1;
     }
-    o += "],\"errors\":[";
-    for (std::size_t k = 0; k < run.problems.size(); ++k) {
-      if (k) o += ',';
-      const io::ConfigError& w = run.problems[k].where;
-      o += '{';
-      put_str(o, "message", analysis::problem_text(run.problems[k]));
-      put_str(o, "field", w.field);
-      put_str(o, "file", w.file);
-      put_int(o, "index", w.index);
-      close_object(o);
-    }
-    o += "]}";
-    *out = o.c_str();
-    if (!run.problems.empty())
-      return fail(ctx,
-                  run.problems.front().kind == analysis::Problem::Kind::device
-                      ? TILEFIT_ERROR_DEVICE
-                      : TILEFIT_ERROR_INPUT,
-                  analysis::problem_text(run.problems.front()), run.problems.front().where.field);
     return TILEFIT_OK;
   });
 }
@@ -427,6 +586,11 @@ int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit
     if (!config_json || !target || !out)
       return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_suggest: config_json, target or out is NULL");
     *out = nullptr;
+    if (max_suggestions <= 0)
+      return fail(ctx, TILEFIT_ERROR_INPUT,
+                  "max_suggestions: " + std::to_string(max_suggestions) +
+                      " is not a number of suggestions; allowed: integers 1 or more",
+                  "max_suggestions");
     model::KernelConfig cfg =
         api::read_model_config(config_json, model::arch_name(target->limits.sm)).config;
     const model::Result original = model::evaluate(cfg, target->limits);
@@ -434,9 +598,8 @@ int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit
     o.clear();
     o += '[';
     if (analysis::wants_suggestions(original)) {
-      const auto found =
-          analysis::suggest(cfg, target->limits, original,
-                            static_cast<std::size_t>(max_suggestions > 0 ? max_suggestions : 5));
+      const auto found = analysis::suggest(cfg, target->limits, original,
+                                           static_cast<std::size_t>(max_suggestions));
       for (std::size_t k = 0; k < found.size(); ++k) {
         if (k) o += ',';
         const analysis::Suggestion& s = found[k];

@@ -9,9 +9,9 @@
 
 The pruner keeps exactly the ``triton.Config``s whose shared memory fits the GPU (tilefit's model of
 Triton 3.6, byte-exact with ``CompiledKernel.metadata.shared``): the others would raise
-``OutOfResources`` after compiling. Kernels: ``triton_matmul`` (the tutorial GEMM) and
-``triton_fused_moe`` (vLLM's / SGLang's ``fused_moe_kernel``). The block-quantised matmul
-(``w8a8_block_fp8_matmul``) is not modelled yet: asking for it raises InputError.
+``OutOfResources`` after compiling. Kernels: ``triton_matmul`` (the tutorial GEMM),
+``triton_fused_moe`` (vLLM's / SGLang's ``fused_moe_kernel``) and ``triton_block_matmul`` (their
+block-quantised W8A8 matmuls, ``_w8a8_block_fp8_matmul`` and kin).
 
 Any other kernel, or any other installed Triton version, is answered by the compile-only oracle
 (``tilefit.triton.oracle``): the installed Triton's own stages up to its allocation passes, no GPU.
@@ -86,10 +86,19 @@ def _dtypes(kernel: str, named_args: Dict[str, Any], fixed: Dict[str, Any]) -> D
         raise InputError("dtype: no tensor among the kernel's arguments to read the dtype from; pass dtype=... to "
                          "tilefit.triton.prune", "dtype")
     da = _grid.dtype_name(a.dtype)
-    if da is None:
+    if da is None or (da == "s8" and kernel != "triton_block_matmul"):
         raise InputError(f"dtype: {a.dtype} is not a type tilefit models for {kernel}; allowed: torch.float16, "
                          "torch.bfloat16, torch.float32, torch.float8_e4m3fn", "dtype")
-    if kernel == "triton_fused_moe":
+    if kernel == "triton_block_matmul":
+        quant = {"e4m3": "fp8_w8a8", "s8": "int8_w8a8"}.get(da)
+        if quant is None:
+            raise InputError(f"dtype: {a.dtype} is not a type of the block-quantised matmul; allowed: "
+                             "torch.float8_e4m3fn (fp8_w8a8), torch.int8 (int8_w8a8)", "dtype")
+        out["dtype"] = quant
+        dc = _grid.dtype_name(c.dtype) if c is not None else None
+        if dc in ("bf16", "f16", "f32") and "d" not in fixed:
+            out["d"] = dc
+    elif kernel == "triton_fused_moe":
         if da == "e4m3":
             out["dtype"] = "fp8_w8a8"
             gn, gk = named_args.get("group_n", 0), named_args.get("group_k", 0)
@@ -346,16 +355,33 @@ def _model_prune(kernel: str = "triton_matmul", arch: Optional[str] = None, **fi
         tail = _grid.fixed_tail(f)
         # Block sizes the configs leave out may be the call's own constexpr arguments.
         base = {key: v for key, v in list(named.items()) + list(kwargs.items()) if key in _grid._KNOWN}
-        texts = [config_of(k, c, base, tail, "tile" in fixed) for c in configs]
-        from .. import _target, analyze_batch_raw
+        configs = list(configs)
+        from .. import _target
         holder["results"] = []
-        kept = _grid.prune(list(configs), texts, state["arch"], _describe, _fields)
-        limit = _target(state["arch"]).limit_bytes
-        raw = analyze_batch_raw(texts, state["arch"], verdict=True, compact=True)
-        holder["results"] = [{"name": _describe(c), "arch": _target(state["arch"]).arch, "limit_bytes": limit,
-                              "smem_bytes": r[1] if type(r) is list else None,
-                              "status": _STATUS[r[0]] if type(r) is list else "error", "source": "model"}
-                             for c, r in zip(configs, raw)]
+
+        def text_of(i: int) -> str:
+            return config_of(k, configs[i], base, tail, "tile" in fixed)
+
+        outcome: list = []
+        if "tile" in fixed or not configs:  # the block sizes are not the candidates': one text each
+            kept = _grid.prune(configs, text_of, state["arch"], _describe, _fields, outcome=outcome)
+        else:
+            rows = []
+            row = _grid.row
+            for c in configs:
+                kw = getattr(c, "kwargs", None) or {}
+                if base:
+                    values = dict(base)
+                    values.update(kw)
+                else:
+                    values = kw
+                rows.append(row(values, getattr(c, "num_warps", 4), getattr(c, "num_stages", 3),
+                                lambda c=c: f"triton.Config({_describe(c)})"))
+            kept = _grid.prune(configs, text_of, state["arch"], _describe, _fields, rows,
+                               _grid.base_text(k, rows[0], tail), outcome=outcome)
+        t = _target(state["arch"])
+        holder["results"] = [{"name": _describe(c), "arch": t.arch, "limit_bytes": t.limit_bytes, "smem_bytes": smem,
+                              "status": _STATUS[st], "source": "model"} for c, (st, smem) in zip(configs, outcome)]
         return kept
 
     holder: Dict[str, Any] = {"results": []}
