@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +106,42 @@ TEST(AttentionCli, InputErrorsNameFileConfigFieldValueAllowed) {
                        "a divisor of 64"),
             std::string::npos)
       << r.err;
+}
+
+// One error per fault: a block override that is not a power of two is said once, naming the
+// field the user wrote (attn_block_not_pow2), not again by the kernel model for the constexpr
+// it becomes (attn_block_not_power_of_two), whatever the number of launches that have it.
+TEST(AttentionCli, ABlockThatIsNotAPowerOfTwoIsOneErrorNamingTheField) {
+  const auto errors = [](const std::string& cfg) {
+    const auto r = run_command("check - --format json", test::with_stdin("[" + cfg + "]"));
+    const nlohmann::json res = nlohmann::json::parse(r.out)["results"][0];
+    EXPECT_EQ(res["status"], "invalid") << r.out;
+    std::vector<nlohmann::json> out;
+    for (const auto& d : res["diagnostics"])
+      if (d["severity"] == "error") out.push_back(d);
+    return out;
+  };
+  // MLA decode (two launches, stage 1 has BLOCK_N), SGLang extend, vLLM unified (TILE_SIZE).
+  for (const std::string& cfg :
+       {std::string(R"({"kernel": "triton_attention", "launcher": "vllm", "model": "kimi-k2",
+                        "tp": 8, "kv_dtype": "fp8_e4m3", "arch": "sm_120", "block_n": 48})"),
+        std::string(R"({"kernel": "triton_attention", "launcher": "sglang", "op": "extend",
+                        "model": "llama-3.1-70b", "tp": 8, "arch": "sm_90", "block_n": 48})"),
+        std::string(R"({"kernel": "triton_attention", "launcher": "vllm", "phase": "prefill",
+                        "model": "llama-3.1-70b", "tp": 8, "arch": "sm_90", "tile_size": 48})")}) {
+    const auto e = errors(cfg);
+    ASSERT_EQ(e.size(), 1u) << cfg << "\n" << nlohmann::json(e).dump(1);
+    EXPECT_EQ(e[0]["code"], "attn_block_not_pow2");
+    const std::string field = cfg.find("tile_size") != std::string::npos ? "tile_size" : "block_n";
+    EXPECT_NE(e[0]["message"].get<std::string>().find(field + " = 48"), std::string::npos)
+        << e[0].dump();
+  }
+  // Two bad overrides are two faults: one error each.
+  const auto two = errors(R"({"kernel": "triton_attention", "launcher": "sglang", "op": "extend",
+                 "model": "llama-3.1-70b", "tp": 8, "arch": "sm_90", "block_n": 48,
+                 "block_m": 24})");
+  ASSERT_EQ(two.size(), 2u) << nlohmann::json(two).dump(1);
+  for (const auto& d : two) EXPECT_EQ(d["code"], "attn_block_not_pow2");
 }
 
 TEST(AttentionCli, SweepOverPresetsAndArchs) {

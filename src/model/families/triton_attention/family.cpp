@@ -11,6 +11,7 @@
 //     launches are re-inferred (LayoutState keeps only a trivially copyable summary).
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "../families.hpp"
 #include "launchers.hpp"
@@ -63,7 +64,7 @@ class TritonAttention final : public KernelFamily {
     p.overflow = Overflow::TritonOutOfResources;
     p.stage_param = StageParam::TritonNumStages;
     Findings why(explain);
-    check_blocks(cfg, why);
+    const std::vector<long long> bad_blocks = check_blocks(cfg, why);
     Inference inf = attention::infer(cfg, why);
     p.engine_refuses = inf.engine_refuses;
     if (inf.failed || inf.launches.empty()) {
@@ -105,6 +106,7 @@ class TritonAttention final : public KernelFamily {
               .integer("num_stages", l.num_stages);
         });
       if (s.invalid) p.sizes_known = false;
+      drop_reported_blocks(kw, bad_blocks);
       why.merge(std::move(kw));
       p.launches.push_back(std::move(s));
     }
@@ -132,24 +134,38 @@ class TritonAttention final : public KernelFamily {
     return cfg.launcher == Launcher::Sglang ? "sglang@d6ef6888" : "vllm@6adad087";
   }
 
-  /// tl.arange needs power-of-two extents: an override that is not one cannot compile.
-  static void check_blocks(const KernelConfig& cfg, Findings& why) {
+  /// tl.arange needs power-of-two extents: an override that is not one cannot compile. Returns
+  /// the values rejected (one attn_block_not_pow2 each, naming the config field).
+  static std::vector<long long> check_blocks(const KernelConfig& cfg, Findings& why) {
     const AttentionSpec& a = cfg.attention;
     const std::pair<std::string_view, std::optional<long long>> blocks[] = {
-        {"block_n", a.block_n},  {"block_h", a.block_h},     {"block_m", a.block_m},
-        {"block_q", a.block_q},  {"tile_size", a.tile_size}, {"block_dmodel", a.block_dmodel},
-        {"block_dv", a.block_dv}};
-    for (const auto& [field, v] : blocks)
-      if (v && !pow2(*v))
-        why.reject_kernel([field = field, value = *v] {
-          return diag(Code::attn_block_not_pow2).name("field", field).integer("value", value);
-        });
-    if (a.block_dpe && *a.block_dpe != 0 && !pow2(*a.block_dpe))
-      why.reject_kernel([&] {
-        return diag(Code::attn_block_not_pow2)
-            .name("field", "block_dpe")
-            .integer("value", *a.block_dpe);
+        {"block_n", a.block_n},   {"block_h", a.block_h},     {"block_m", a.block_m},
+        {"block_q", a.block_q},   {"tile_size", a.tile_size}, {"block_dmodel", a.block_dmodel},
+        {"block_dv", a.block_dv}, {"block_dpe", a.block_dpe}};
+    std::vector<long long> bad;
+    for (const auto& [field, v] : blocks) {
+      if (!v || pow2(*v) || (field == "block_dpe" && *v == 0)) continue;
+      bad.push_back(*v);
+      why.reject_kernel([field = field, value = *v] {
+        return diag(Code::attn_block_not_pow2).name("field", field).integer("value", value);
       });
+    }
+    return bad;
+  }
+
+  /// One error per fault: the kernel model's attn_block_not_power_of_two for a value that
+  /// check_blocks() already rejected as an override is the same fault, said with the constexpr
+  /// instead of the field the user wrote, so it is dropped (the launch stays invalid).
+  static void drop_reported_blocks(Findings& kw, const std::vector<long long>& bad) {
+    if (bad.empty()) return;
+    std::vector<Diagnostic>& r = kw.reasons();
+    r.erase(std::remove_if(r.begin(), r.end(),
+                           [&](const Diagnostic& d) {
+                             return d.code == Code::attn_block_not_power_of_two &&
+                                    std::find(bad.begin(), bad.end(), d.number("value")) !=
+                                        bad.end();
+                           }),
+            r.end());
   }
 
   /// The launches again (decide() keeps no vectors in the state), the primary at `stages`.
