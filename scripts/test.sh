@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set-up command 2 (README): build tilefit and its tests, run them all with CTest.
+# Set-up command 2 (README): build the rest (the test suite, the C library, the benchmarks) and run
+# every test with CTest.
 # Tests labelled `gpu` skip themselves where no GPU is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
