@@ -188,7 +188,8 @@ class MarkdownWriter final : public CheckWriter {
       out_.buf() += "\n";
       notes_.drain(out_);
     }
-    out_.buf() += "\n" + summary_line(t);
+    out_.buf() += "\n";
+    out_.buf() += summary_line(t);
     out_.flush();
   }
 
@@ -252,7 +253,8 @@ class MatrixWriter final : public CheckWriter {
       out_.buf() += "\n";
       notes_.drain(out_);
     }
-    out_.buf() += "\n" + summary_line(t, "result");
+    out_.buf() += "\n";
+    out_.buf() += summary_line(t, "result");
     out_.flush();
   }
 
