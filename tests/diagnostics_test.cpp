@@ -131,7 +131,7 @@ TEST(Diagnostics, TritonFamiliesAttachOnlyDeclaredValues) {
 TEST(Diagnostics, ReadmeListsEveryCode) {
   const std::string readme = test::read_file(test::source_path("README.md"));
   for (Code c : model::all_codes())
-    EXPECT_NE(readme.find("`" + std::string(model::code_name(c)) + "`"), std::string::npos)
+    EXPECT_NE(readme.find(std::string("`").append(model::code_name(c)) + "`"), std::string::npos)
         << model::code_name(c) << " is not in the README's Diagnostics section";
 }
 
