@@ -23,9 +23,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "== building (CUDA is optional: a toolkit found by CMake enables the device query)"
+echo "== building the tilefit tool (CUDA is optional: a toolkit found by CMake enables the device query)"
+# Only the tool: the test suite, the benchmarks and the C library are built by scripts/test.sh.
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target tilefit
 
 echo "== tilefit check configs/*.json --builtin"
 set +e

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set-up command 2 (README): build tilefit and its tests, run them all with CTest.
-# Tests labelled `gpu` skip themselves where no GPU is present. Then the Python package, installed
-# as users install it (scripts/python_package.sh; needs PyPI).
+# Set-up command 2 (README): build the rest (the test suite, the C library, the benchmarks) and run
+# every test with CTest. Tests labelled `gpu` skip themselves where no GPU is present. Then the
+# Python package, installed as users install it (scripts/python_package.sh; needs PyPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -85,7 +85,9 @@ TEST(AmdArchs, RowsWithTheirSources) {
   EXPECT_EQ(cdna4->aliases, "mi350x, mi355x");
   for (const model::ArchInfo& a : model::builtin_archs()) {
     EXPECT_EQ(a.vendor == model::Vendor::Amd, model::is_amd(a.limits.sm)) << a.limits.sm;
-    if (!model::is_amd(a.limits.sm)) EXPECT_EQ(a.wave_size, 32) << a.limits.sm;
+    if (!model::is_amd(a.limits.sm)) {
+      EXPECT_EQ(a.wave_size, 32) << a.limits.sm;
+    }
   }
   // Occupancy by LDS alone: floor(65536 / 20000) = 3 workgroups per CU.
   EXPECT_EQ(model::ctas_per_sm(20000, cdna3->limits), 3);

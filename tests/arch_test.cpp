@@ -120,7 +120,9 @@ TEST(ArchClusters, BeyondThePortableSizeWarns) {
     EXPECT_EQ(r.smem_bytes, base.smem_bytes);
     ASSERT_TRUE(test::has(r, Code::cluster_non_portable));
     for (const Diagnostic& d : r.diagnostics)
-      if (d.code == Code::cluster_non_portable) EXPECT_EQ(d.severity, Severity::warning);
+      if (d.code == Code::cluster_non_portable) {
+        EXPECT_EQ(d.severity, Severity::warning);
+      }
   }
   // 8 CTAs is portable: no warning.
   KernelConfig eight = one;

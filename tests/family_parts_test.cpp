@@ -157,9 +157,10 @@ TEST(FamilyParts, EveryOwnedCodeRendersFromItsDeclaredKeys) {
         for (const std::string& p : placeholders(m.text)) {
           const std::size_t colon = p.find(':');
           EXPECT_EQ(declared.count(p.substr(0, colon)), 1u) << "undeclared key {" << p << "}";
-          if (colon != std::string::npos)
+          if (colon != std::string::npos) {
             EXPECT_TRUE(p.substr(colon + 1) == "B" || p.substr(colon + 1) == "stages")
                 << "unknown format {" << p << "}";
+          }
         }
       // As integers (0 and 1, so both phrasings of a flag) and as names.
       for (int variant = 0; variant < 3; ++variant) {

@@ -274,9 +274,10 @@ TEST_P(Golden, Case) {
   }
 
   EXPECT_EQ(r.exit_code, c.exit_code) << name << " (tilefit " << c.args << "); stderr: " << r.err;
-  if (c.stderr_text)
+  if (c.stderr_text) {
     EXPECT_EQ(r.err, *c.stderr_text) << name << ": stderr differs:\n"
                                      << text_diff(*c.stderr_text, r.err);
+  }
   const std::string d = stdout_difference(c.stdout_text, r.out, 1);
   EXPECT_TRUE(d.empty())
       << name << " (tilefit " << c.args << "): stdout differs "

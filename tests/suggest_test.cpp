@@ -5,7 +5,9 @@
 
 #include "model_test_util.hpp"
 #include "test_support.hpp"
+#include "tilefit/analysis/check.hpp"
 #include "tilefit/analysis/suggest.hpp"
+#include "tilefit/device/device_source.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/report/suggest_report.hpp"
@@ -94,6 +96,45 @@ TEST(SuggestCli, JsonCarriesTheSuggestions) {
   EXPECT_NE(
       table.out.find("    1. stages: auto -> 2: 74752 B, saves 27648 B, 2 stages (distance 1)"),
       std::string::npos);
+}
+
+TEST(SuggestCli, ResultsAreWrittenAsTheyComeInEveryFormat) {
+  // suggest held every result and wrote its report at the end (1.5 GB for 100,000 configs in
+  // JSON). Now each result and its suggestions leave the writer as they come (in pieces of about
+  // 64 KiB; the first kTableLookAhead rows of a table are held for the widths): well before the
+  // last of 3,000 configs that do not fit is given, output has been written.
+  std::string cfgs = "[";
+  for (int i = 0; i < 3000; ++i)
+    cfgs +=
+        std::string(i ? "," : "") + R"({"name": "c)" + std::to_string(i) +
+        R"(", "arch": "sm_89", "tile": [128, 256, 64], "warp": [64, 64, 64], "dtype": "f16", "d": "f16", "stages": 3})";
+  cfgs += "]";
+  analysis::TargetRequest req;
+  req.mode = analysis::TargetRequest::Mode::builtin;
+  const analysis::CheckRun run = analysis::check_configs(
+      io::load<io::LoadResult>(io::Source::text(cfgs, "many.json")), req, device::system_devices());
+  ASSERT_EQ(run.entries.size(), 3000u);
+  for (const report::Format format : {report::Format::table, report::Format::json,
+                                      report::Format::csv, report::Format::markdown}) {
+    std::string text;
+    report::SuggestWriter w(format, run, [&](std::string_view t) { text += t; });
+    std::size_t written_at_half = 0;
+    for (std::size_t i = 0; i < run.entries.size(); ++i) {
+      const analysis::Entry& e = run.entries[i];
+      ASSERT_TRUE(analysis::wants_suggestions(e.result));
+      w.entry(analysis::Entry(e), analysis::suggest(e.config, e.target.limits, e.result, 2));
+      if (i + 1 == run.entries.size() / 2) written_at_half = text.size();
+    }
+    w.finish(analysis::tally(run));
+    EXPECT_GT(written_at_half, 0u) << static_cast<int>(format);
+    EXPECT_LT(written_at_half, text.size()) << static_cast<int>(format);
+    if (format == report::Format::json) {
+      const auto j = nlohmann::json::parse(text);
+      ASSERT_EQ(j["results"].size(), 3000u);
+      EXPECT_EQ(j["results"][2999]["suggestions"].size(), 2u);
+      EXPECT_EQ(j["command"], "suggest");
+    }
+  }
 }
 
 }  // namespace

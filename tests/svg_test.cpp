@@ -305,9 +305,9 @@ TEST(SweepMapSvg, RefusesMapsTooLargeNamingTheCount) {
 TEST(SweepMapSvg, TenThousandCellsUnderTwoMegabytes) {
   // 25 x 25 tiles x 16 values of K on sm_90: 10^4 cells, the most a map holds.
   std::string ms;
-  for (int i = 1; i <= 25; ++i) ms += (i > 1 ? "," : "") + std::to_string(16 * i);
+  for (int i = 1; i <= 25; ++i) ms.append(i > 1 ? "," : "").append(std::to_string(16 * i));
   std::string ks;
-  for (int i = 1; i <= 16; ++i) ks += (i > 1 ? "," : "") + std::to_string(16 * i);
+  for (int i = 1; i <= 16; ++i) ks.append(i > 1 ? "," : "").append(std::to_string(16 * i));
   const io::SpaceLoad l = io::load<io::SpaceLoad>(
       io::Source::text(R"([{"name": "big", "arch": "sm90", "dtype": "bf16", "tile": {"m": [)" + ms +
                            R"(], "n": [)" + ms + R"(], "k": [)" + ks + "]}}]",

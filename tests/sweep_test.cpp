@@ -100,7 +100,7 @@ TEST(Space, BadAlternativesAreOneLineErrorsAndTheRestIsKept) {
 
 TEST(Space, TooLargeIsRefusedBeforeAnyWorkWithTheCount) {
   std::string list = "[";
-  for (int i = 1; i <= 1000; ++i) list += (i > 1 ? "," : "") + std::to_string(i);
+  for (int i = 1; i <= 1000; ++i) list.append(i > 1 ? "," : "").append(std::to_string(i));
   list += "]";
   const io::SpaceLoad l = io::load<io::SpaceLoad>(
       io::Source::text(R"([{"name": "huge", "arch": "sm90", "dtype": "bf16", "tile": {"m": )" +

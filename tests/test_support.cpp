@@ -86,10 +86,10 @@ device::DeviceInfo fake_gb10(int index) {
 }
 
 device::DeviceError fake_no_gpu_error() {
-  return {"cudaErrorNoDevice",
-          std::string("no CUDA-capable GPU found (cudaErrorNoDevice: no CUDA-capable device "
-                      "is detected); ") +
-              kArchHint};
+  std::string message(
+      "no CUDA-capable GPU found (cudaErrorNoDevice: no CUDA-capable device is detected); ");
+  message += kArchHint;
+  return {"cudaErrorNoDevice", std::move(message)};
 }
 
 device::DeviceError fake_driver_error() {

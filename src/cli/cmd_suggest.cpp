@@ -17,48 +17,59 @@ struct SuggestOptions : InputOptions {
   std::size_t max = 5;
 };
 
+/// Each result's suggestions, then the report writer; what the CLI needs of every result and
+/// problem (the exit code, a line on stderr).
+class SuggestSink final : public analysis::CheckSink {
+ public:
+  SuggestSink(report::SuggestWriter& w, std::size_t max, EngineUse& engines, CliContext& ctx)
+      : w_(w), max_(max), engines_(engines), ctx_(ctx) {}
+  void entry(analysis::Entry&& e) override {
+    engines_.saw(e.config.engine);
+    std::vector<analysis::Suggestion> s;
+    if (analysis::wants_suggestions(e.result)) {
+      s = analysis::suggest(e.config, e.target.limits, e.result, max_);
+      if (s.empty()) ctx_.raise(kExitNotFit);
+    } else if (e.result.status != model::Status::Fits) {
+      ctx_.raise(kExitNotFit);  // invalid for another reason
+    }
+    w_.entry(std::move(e), std::move(s));
+  }
+  void problem(analysis::Problem&& p) override {
+    // On stderr whatever the format (JSON also carries them in "errors").
+    ctx_.error(analysis::problem_text(p), exit_code_of(p));
+    w_.problem(std::move(p));
+  }
+  bool stopped() const override { return w_.stopped(); }
+
+ private:
+  report::SuggestWriter& w_;
+  std::size_t max_;
+  EngineUse& engines_;
+  CliContext& ctx_;
+};
+
 void run_suggest(const SuggestOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
   if (request.archs.size() > 1)
     throw CommandError(kExitInput, "suggest takes one architecture; run it once per --arch");
   if (opt.format == "json") Output::report_closed_pipes();
   require_inputs(opt, "config files", ctx);
-  io::LoadResult loaded = opt.names.empty()
-                              ? io::LoadResult{}
-                              : io::load<io::LoadResult>(io::Source::kernel_names(opt.names));
-  for (const std::string& file : opt.files) {
-    io::LoadResult lr = io::load<io::LoadResult>(io::Source::file(file));
-    for (io::ConfigError& e : lr.errors) loaded.errors.push_back(std::move(e));
-    for (io::LoadedConfig& c : lr.configs) loaded.configs.push_back(std::move(c));
-  }
-  report::SuggestRun run;
-  run.check = analysis::check_configs(std::move(loaded), request, ctx.env.devices);
-  bool none = false;
-  for (const analysis::Entry& e : run.check.entries) {
-    run.suggestions.emplace_back();
-    if (!analysis::wants_suggestions(e.result)) {
-      if (e.result.status != model::Status::Fits) none = true;  // invalid for another reason
-      continue;
-    }
-    run.suggestions.back() = analysis::suggest(e.config, e.target.limits, e.result, opt.max);
-    if (run.suggestions.back().empty()) none = true;
-  }
-
-  if (opt.format == "json") {
-    ctx.out.write(report::suggest_json(run).dump(2) + "\n");
-  } else {
-    if (opt.format == "csv")
-      ctx.out.write(report::suggest_csv(run));
-    else if (opt.format == "markdown")
-      ctx.out.write(report::suggest_markdown(run));
-    else
-      ctx.out.write(report::suggest_table(run));
-  }
-  if (none) ctx.raise(kExitNotFit);
+  // Files are read and analysed one at a time and each result written with its suggestions as it
+  // comes (as check does): memory stays bounded whatever the number of files and configs.
+  analysis::CheckStream stream(request, ctx.env.devices);
+  report::SuggestWriter writer(
+      report::format_named(opt.format), stream.head(),
+      [&ctx](std::string_view text) { ctx.out.write(text); }, [&ctx] { return ctx.out.failed(); });
   EngineUse engines(opt.target);
-  for (const analysis::Entry& e : run.check.entries) engines.saw(e.config.engine);
+  SuggestSink sink(writer, opt.max, engines, ctx);
+  if (!opt.names.empty())
+    stream.add(io::load<io::LoadResult>(io::Source::kernel_names(opt.names)), sink);
+  for (const std::string& file : opt.files) {
+    if (sink.stopped()) break;
+    stream.add_file(file, sink);
+  }
+  writer.finish(stream.finish(sink));
   engines.warn(ctx);
-  report_problems(run.check.problems, ctx);
 }
 
 }  // namespace

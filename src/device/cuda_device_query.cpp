@@ -35,7 +35,7 @@ bool blank(const char* s) {
 
 DeviceError enumeration_error(cudaError_t e) {
   DeviceError err{error_name(e), ""};
-  const std::string why = "(" + error_text(e) + ")";
+  const std::string why = std::string("(") + error_text(e) + ")";
   switch (e) {
     case cudaErrorInsufficientDriver: {
       int driver = 0, runtime = 0;

@@ -30,7 +30,7 @@ Resolved resolve(const Source& s) {
     case Source::Kind::kernel_names:
       // The names as a configs array of strings: each is read as a kernel name, by the same
       // reader and with the same errors as a name in a file.
-      r.owned = "[";
+      r.owned.assign(1, '[');
       for (std::size_t i = 0; i < s.names.size(); ++i) {
         if (i) r.owned += ",";
         append_json_string(r.owned, s.names[i]);

@@ -390,8 +390,8 @@ class SpaceBuilder {
       if (only < 0 && axis >= 0 && !coupled[static_cast<std::size_t>(axis)]) continue;
       std::string field = e.field;
       if (axis >= 0)
-        field.insert(top.size(),
-                     "[" + std::to_string(choice[static_cast<std::size_t>(axis)]) + "]");
+        field.insert(top.size(), std::string("[") +
+                                     std::to_string(choice[static_cast<std::size_t>(axis)]) + "]");
       error(field, std::move(e.message));
     }
     failed_ = true;

@@ -388,7 +388,7 @@ std::vector<std::string> element_names() {
 
 namespace {
 
-std::string ticked(std::string_view name) { return "`" + std::string(name) + "`"; }
+std::string ticked(std::string_view name) { return std::string("`").append(name) + "`"; }
 
 template <class E>
 std::string ticked_list(std::span<const model::EnumName<E>> table) {

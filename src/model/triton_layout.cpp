@@ -367,7 +367,6 @@ struct Coords {
   }
 };
 constexpr int kCoordShift[kInDims] = {0, 32, 48};
-constexpr Coords kNoCoords{0};
 
 struct Composed {
   bool ok = true;

@@ -47,7 +47,6 @@ class Spill {
   std::string mem_;
   std::FILE* file_ = nullptr;
   std::size_t spilled_ = 0;
-  bool failed_ = false;
 };
 
 }  // namespace tilefit::report

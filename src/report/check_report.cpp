@@ -159,14 +159,17 @@ class AlignedRows {
 
 class TableWriter final : public CheckWriter {
  public:
-  TableWriter(bool breakdown, bool bars, Emit emit)
+  TableWriter(bool breakdown, bool bars, Emit emit, Extras extras)
       : breakdown_(breakdown),
         bars_(breakdown && bars),
         out_(std::move(emit)),
-        rows_(table_columns(false)) {}
+        rows_(table_columns(false)),
+        extras_(std::move(extras)) {}
   void entry(analysis::Entry&& e) override {
     any_ = true;
-    rows_.add(result_cells(e, kTableKeys), under_row(e, breakdown_, bars_, once_), out_);
+    std::string after = under_row(e, breakdown_, bars_, once_);
+    if (extras_.after_row) extras_.after_row(after, e);
+    rows_.add(result_cells(e, kTableKeys), std::move(after), out_);
   }
   void problem(analysis::Problem&&) override {}
   void finish(const analysis::Tally& t) override {
@@ -184,6 +187,7 @@ class TableWriter final : public CheckWriter {
   Buffered out_;
   AlignedRows rows_;
   OncePerFile once_;
+  Extras extras_;
 };
 
 class MarkdownWriter final : public CheckWriter {
@@ -212,7 +216,8 @@ class MarkdownWriter final : public CheckWriter {
       out_.buf() += "\n";
       notes_.drain(out_);
     }
-    out_.buf() += "\n" + summary_line(t);
+    out_.buf() += "\n";
+    out_.buf() += summary_line(t);
     out_.flush();
   }
 
@@ -277,7 +282,8 @@ class MatrixWriter final : public CheckWriter {
       out_.buf() += "\n";
       notes_.drain(out_);
     }
-    out_.buf() += "\n" + summary_line(t, "result");
+    out_.buf() += "\n";
+    out_.buf() += summary_line(t, "result");
     out_.flush();
   }
 
@@ -314,7 +320,8 @@ class MatrixWriter final : public CheckWriter {
 /// The document to_json(run).dump(2) writes, a result at a time.
 class JsonWriter final : public CheckWriter {
  public:
-  JsonWriter(const analysis::CheckRun& head, Emit emit) : out_(std::move(emit)) {
+  JsonWriter(const analysis::CheckRun& head, Emit emit, Extras extras)
+      : out_(std::move(emit)), extras_(std::move(extras)) {
     out_.buf() += fmt::format(
         "{{\n  \"schema_version\": {},\n  \"tool\": \"tilefit\",\n  \"target\": ", kSchemaVersion);
     append_pretty_json(out_.buf(), target_head(head), 2);
@@ -323,7 +330,10 @@ class JsonWriter final : public CheckWriter {
   void entry(analysis::Entry&& e) override {
     out_.buf() += any_ ? ",\n    " : "\n    ";
     any_ = true;
-    append_result_json(out_.buf(), e, 4);
+    if (extras_.json_result)
+      extras_.json_result(out_.buf(), e);
+    else
+      append_result_json(out_.buf(), e, 4);
     out_.maybe_flush();
   }
   void problem(analysis::Problem&& p) override { errors_.push_back(problem_json(p)); }
@@ -333,7 +343,7 @@ class JsonWriter final : public CheckWriter {
     append_pretty_json(out_.buf(), errors_, 2);
     out_.buf() += ",\n  \"summary\": ";
     append_pretty_json(out_.buf(), summary_json(t), 2);
-    out_.buf() += "\n}\n";
+    out_.buf() += extras_.json_tail + "\n}\n";
     out_.flush();
   }
 
@@ -341,6 +351,7 @@ class JsonWriter final : public CheckWriter {
   Buffered out_;
   bool any_ = false;
   ordered_json errors_ = ordered_json::array();
+  Extras extras_;
 };
 
 /// The budget picture (report/budget_svg.hpp): compact records only, drawn at the end.
@@ -373,12 +384,13 @@ std::string render(Format format, bool breakdown, const analysis::CheckRun& run,
 
 std::unique_ptr<CheckWriter> CheckWriter::make(Format format, bool breakdown,
                                                const analysis::CheckRun& head, Emit emit,
-                                               std::function<bool()> stopped, bool bars) {
+                                               std::function<bool()> stopped, bool bars,
+                                               Extras extras) {
   std::unique_ptr<CheckWriter> w;
   const bool matrix = head.archs.size() > 1;
   switch (format) {
     case Format::json:
-      w = std::make_unique<JsonWriter>(head, std::move(emit));
+      w = std::make_unique<JsonWriter>(head, std::move(emit), std::move(extras));
       break;
     case Format::csv:
       w = std::make_unique<CsvWriter>(std::move(emit));
@@ -396,7 +408,7 @@ std::unique_ptr<CheckWriter> CheckWriter::make(Format format, bool breakdown,
       if (matrix)
         w = std::make_unique<MatrixWriter>(false, head, std::move(emit));
       else
-        w = std::make_unique<TableWriter>(breakdown, bars, std::move(emit));
+        w = std::make_unique<TableWriter>(breakdown, bars, std::move(emit), std::move(extras));
       break;
   }
   w->stopped_ = std::move(stopped);

@@ -164,7 +164,8 @@ std::string probe_text(const ProbeReport& rep) {
       }
       rows.push_back(std::move(cells));
     }
-    out += "\n" + grid(rows);
+    out += "\n";
+    out += grid(rows);
     bool any_from_device = false, any_what_if = false;
     for (const ProbeRow& r : rep.rows) {
       any_from_device |= r.arch_from_device;

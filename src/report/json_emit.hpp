@@ -101,8 +101,10 @@ class JsonText {
     before_value();
     out_ += "null";
   }
-  /// A value given as JSON text, written as it is (compact text inside compact text).
+  /// A value given as JSON text: written as it is in compact text, laid out as dump(2) would
+  /// in pretty text.
   void raw(std::string_view json) {
+    if (pretty_) return scalar(nlohmann::ordered_json::parse(json));
     before_value();
     out_ += json;
   }

@@ -80,12 +80,14 @@ ordered_json arch_schema() {
     const int sm = a.limits.sm;
     examples.push_back(model::arch_name(sm));
     if (a.vendor == model::Vendor::Amd) {
-      amd += (amd.empty() ? "" : "|") + any_case(model::arch_name(sm));
+      amd += amd.empty() ? "" : "|";
+      amd += any_case(model::arch_name(sm));
       for (std::string_view rest = a.aliases; !rest.empty();) {
         const std::size_t comma = rest.find(',');
         std::string_view one = rest.substr(0, comma);
         while (one.starts_with(' ')) one.remove_prefix(1);
-        amd += "|" + any_case(one);
+        amd += "|";
+        amd += any_case(one);
         rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
       }
       continue;

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <stdexcept>
 
+#include "report/buffered.hpp"
+#include "report/result_columns.hpp"
 #include "report/suggest_columns.hpp"
 
 #include "tilefit/io/config_writer.hpp"
@@ -136,29 +139,6 @@ std::string line_of(std::size_t rank, const analysis::Suggestion& s) {
                      r.stages == 1 ? "" : "s", s.distance);
 }
 
-/// How many configs wanted suggestions and how many got none.
-std::string tally_line(const SuggestRun& run) {
-  std::size_t wanted = 0, none = 0, invalid = 0;
-  for (std::size_t i = 0; i < run.check.entries.size(); ++i) {
-    if (!analysis::wants_suggestions(run.check.entries[i].result)) {
-      if (run.check.entries[i].result.status == model::Status::Invalid) ++invalid;
-      continue;
-    }
-    ++wanted;
-    if (run.suggestions[i].empty()) ++none;
-  }
-  std::string out = fmt::format("{} config{} to fix, {} with no alternative that fits", wanted,
-                                wanted == 1 ? "" : "s", none);
-  // Invalid configs have no kernel to shrink: say so rather than "0 configs to fix" alone.
-  if (invalid > 0)
-    out += fmt::format(
-        "; {} invalid config{} (no kernel is built for {}: see the reason under {}) "
-        "{} nothing to suggest",
-        invalid, invalid == 1 ? "" : "s", invalid == 1 ? "it" : "them",
-        invalid == 1 ? "it" : "each", invalid == 1 ? "has" : "have");
-  return out + "\n";
-}
-
 }  // namespace
 
 std::string change_text(const std::vector<analysis::FieldChange>& changes) {
@@ -168,94 +148,186 @@ std::string change_text(const std::vector<analysis::FieldChange>& changes) {
   return out;
 }
 
-std::string suggest_table(const SuggestRun& run) {
-  // check's table, with the suggestions under each row in place of nothing more.
-  analysis::CheckRun shown = run.check;
-  std::string out;
-  for (std::size_t i = 0; i < shown.entries.size(); ++i) {
-    auto& d = shown.entries[i].result.diagnostics;
-    // Keep the error (why it does not fit); the suggestions replace the "what fits" advice.
-    std::vector<model::Diagnostic> keep;
-    for (model::Diagnostic& x : d)
-      if (x.severity == model::Severity::error) keep.push_back(std::move(x));
-    d = std::move(keep);
+std::span<const Column<SuggestRow>> suggest_columns() { return kSuggestColumns; }
+
+struct SuggestWriter::State {
+  Format format;
+  /// check's writer (table, Markdown, JSON) with suggest's additions; none for CSV.
+  std::unique_ptr<CheckWriter> check;
+  /// The suggestions of the entry being written (for check's writer's additions).
+  const std::vector<analysis::Suggestion>* current = nullptr;
+  bool current_wants = false;
+  Buffered out;
+  std::function<bool()> stopped;
+  std::vector<const Column<SuggestRow>*> columns;  ///< CSV
+  Spill list;                                      ///< Markdown: the suggestions after the table
+  std::size_t wanted = 0, none = 0, invalid = 0;
+
+  State(Format f, CheckWriter::Emit emit) : format(f), out(std::move(emit)) {}
+
+  /// How many configs wanted suggestions and how many got none.
+  std::string tally_line() const {
+    std::string text = fmt::format("{} config{} to fix, {} with no alternative that fits", wanted,
+                                   wanted == 1 ? "" : "s", none);
+    // Invalid configs have no kernel to shrink: say so rather than "0 configs to fix" alone.
+    if (invalid > 0)
+      text += fmt::format(
+          "; {} invalid config{} (no kernel is built for {}: see the reason under {}) "
+          "{} nothing to suggest",
+          invalid, invalid == 1 ? "" : "s", invalid == 1 ? "it" : "them",
+          invalid == 1 ? "it" : "each", invalid == 1 ? "has" : "have");
+    return text + "\n";
   }
-  std::string table = render_table(shown, false);
-  // Insert the suggestions after each entry's lines: render entry by entry.
-  out.clear();
-  const std::size_t head_end = table.find('\n') + 1;
-  out += table.substr(0, head_end);
-  std::size_t pos = head_end;
-  for (std::size_t i = 0; i < shown.entries.size(); ++i) {
-    // The row and its diagnostics: up to the next line that does not start with spaces.
-    std::size_t end = table.find('\n', pos) + 1;
-    while (end < table.size() && table.compare(end, 4, "    ") == 0)
-      end = table.find('\n', end) + 1;
-    out += table.substr(pos, end - pos);
-    pos = end;
-    const auto& sug = run.suggestions[i];
-    if (analysis::wants_suggestions(run.check.entries[i].result) && sug.empty())
+};
+
+SuggestWriter::SuggestWriter(Format format, const analysis::CheckRun& head, CheckWriter::Emit emit,
+                             std::function<bool()> stopped)
+    : s_(std::make_unique<State>(format, emit)) {
+  State& s = *s_;
+  s.stopped = stopped;
+  switch (format) {
+    case Format::csv:
+      for (const std::string_view k : kSuggestCsvKeys) {
+        s.columns.push_back(find_column(suggest_columns(), k));
+        if (s.columns.size() > 1) s.out.buf() += ',';
+        s.out.buf() += s.columns.back()->csv;
+      }
+      s.out.buf() += '\n';
+      return;
+    case Format::svg:
+      throw std::invalid_argument("suggest has no svg report");
+    case Format::table:
+    case Format::markdown:
+    case Format::json:
+      break;
+  }
+  CheckWriter::Extras extras;
+  // Table: each entry's suggestions under its row (after its error diagnostics).
+  extras.after_row = [&s](std::string& out, const analysis::Entry&) {
+    const auto& sug = *s.current;
+    if (s.current_wants && sug.empty())
       out +=
           "    no alternative that fits (fewer stages, another schedule or epilogue tile, swap_ab, "
           "a halved tile extent)\n";
     for (std::size_t k = 0; k < sug.size(); ++k) out += "    " + line_of(k + 1, sug[k]) + "\n";
-  }
-  out += table.substr(pos);
-  return out + tally_line(run);
+  };
+  // JSON: check's result with its "suggestions", as the tree's dump(2) writes it.
+  extras.json_result = [&s](std::string& out, const analysis::Entry& e) {
+    emit::JsonText o(out, 4);
+    o.begin_object();
+    write_members(o, result_columns(), e);
+    o.key("suggestions");
+    o.begin_array();
+    for (std::size_t k = 0; k < s.current->size(); ++k) {
+      o.begin_object();
+      write_members(o, suggest_columns(), SuggestRow{e, (*s.current)[k], k + 1});
+      o.end();
+    }
+    o.end();
+    o.end();
+  };
+  extras.json_tail = ",\n  \"command\": \"suggest\"";
+  s.check = CheckWriter::make(format, false, head, std::move(emit), std::move(stopped), false,
+                              std::move(extras));
 }
 
-std::string suggest_markdown(const SuggestRun& run) {
-  std::string out = render_markdown(run.check);
-  std::string list;
-  for (std::size_t i = 0; i < run.check.entries.size(); ++i) {
-    const auto& sug = run.suggestions[i];
-    if (sug.empty()) continue;
-    list += fmt::format("\n**`{}`**\n\n", run.check.entries[i].result.name);
-    for (std::size_t k = 0; k < sug.size(); ++k) list += line_of(k + 1, sug[k]) + "\n";
-  }
-  return out + list + "\n" + tally_line(run);
+SuggestWriter::~SuggestWriter() = default;
+
+bool SuggestWriter::stopped() const {
+  return s_->check ? s_->check->stopped() : s_->stopped && s_->stopped();
 }
 
-std::span<const Column<SuggestRow>> suggest_columns() { return kSuggestColumns; }
-
-std::string suggest_csv(const SuggestRun& run) {
-  std::vector<const Column<SuggestRow>*> columns;
-  std::string out;
-  for (const std::string_view k : kSuggestCsvKeys) {
-    columns.push_back(find_column(suggest_columns(), k));
-    out += (out.empty() ? "" : ",") + std::string(columns.back()->csv);
+void SuggestWriter::entry(analysis::Entry&& e, std::vector<analysis::Suggestion>&& suggestions) {
+  State& s = *s_;
+  const bool wants = analysis::wants_suggestions(e.result);
+  if (wants) {
+    ++s.wanted;
+    if (suggestions.empty()) ++s.none;
+  } else if (e.result.status == model::Status::Invalid) {
+    ++s.invalid;
   }
-  out += '\n';
-  for (std::size_t i = 0; i < run.check.entries.size(); ++i) {
-    for (std::size_t k = 0; k < run.suggestions[i].size(); ++k) {
-      const SuggestRow row{run.check.entries[i], run.suggestions[i][k], k + 1};
-      CsvCell<SuggestRow> cell{out, row, {}};
-      for (std::size_t c = 0; c < columns.size(); ++c) {
-        if (c) out += ',';
-        columns[c]->csv_field(cell);
+  switch (s.format) {
+    case Format::csv:
+      for (std::size_t k = 0; k < suggestions.size(); ++k) {
+        const SuggestRow row{e, suggestions[k], k + 1};
+        CsvCell<SuggestRow> cell{s.out.buf(), row, {}};
+        for (std::size_t c = 0; c < s.columns.size(); ++c) {
+          if (c) s.out.buf() += ',';
+          s.columns[c]->csv_field(cell);
+        }
+        s.out.buf() += '\n';
       }
-      out += '\n';
+      s.out.maybe_flush();
+      return;
+    case Format::markdown:
+      if (!suggestions.empty()) {
+        s.list.append(fmt::format("\n**`{}`**\n\n", e.result.name));
+        for (std::size_t k = 0; k < suggestions.size(); ++k)
+          s.list.append(line_of(k + 1, suggestions[k]) + "\n");
+      }
+      break;
+    case Format::table: {
+      // Keep the error (why it does not fit); the suggestions replace the "what fits" advice.
+      auto& d = e.result.diagnostics;
+      std::erase_if(
+          d, [](const model::Diagnostic& x) { return x.severity != model::Severity::error; });
+      break;
     }
+    case Format::json:
+    case Format::svg:
+      break;
   }
-  return out;
+  s.current = &suggestions;
+  s.current_wants = wants;
+  s.check->entry(std::move(e));
+  s.current = nullptr;
 }
 
-ordered_json suggest_json(const SuggestRun& run) {
-  ordered_json j = to_json(run.check);
-  j["command"] = "suggest";
-  auto& results = j["results"];
-  for (std::size_t i = 0; i < run.check.entries.size(); ++i) {
-    ordered_json list = ordered_json::array();
-    for (std::size_t k = 0; k < run.suggestions[i].size(); ++k) {
-      ordered_json o = ordered_json::object();
-      emit::JsonTree t(o);
-      write_members(t, suggest_columns(),
-                    SuggestRow{run.check.entries[i], run.suggestions[i][k], k + 1});
-      list.push_back(std::move(o));
-    }
-    results[i]["suggestions"] = std::move(list);
+void SuggestWriter::problem(analysis::Problem&& p) {
+  if (s_->check) s_->check->problem(std::move(p));
+}
+
+void SuggestWriter::finish(const analysis::Tally& tally) {
+  State& s = *s_;
+  if (s.check) s.check->finish(tally);
+  switch (s.format) {
+    case Format::table:
+      s.out.buf() += s.tally_line();
+      break;
+    case Format::markdown:
+      s.list.drain(s.out);
+      s.out.buf() += "\n";
+      s.out.buf() += s.tally_line();
+      break;
+    case Format::csv:
+    case Format::json:
+    case Format::svg:
+      break;
   }
-  return j;
+  s.out.flush();
+}
+
+namespace {
+
+/// Feeds a whole run to a writer and returns the text.
+std::string render(Format format, const SuggestRun& run) {
+  std::string text;
+  SuggestWriter w(format, run.check, [&text](std::string_view t) { text += t; });
+  for (std::size_t i = 0; i < run.check.entries.size(); ++i)
+    w.entry(analysis::Entry(run.check.entries[i]),
+            std::vector<analysis::Suggestion>(run.suggestions[i]));
+  for (const analysis::Problem& p : run.check.problems) w.problem(analysis::Problem(p));
+  w.finish(analysis::tally(run.check));
+  return text;
+}
+
+}  // namespace
+
+std::string suggest_table(const SuggestRun& run) { return render(Format::table, run); }
+std::string suggest_markdown(const SuggestRun& run) { return render(Format::markdown, run); }
+std::string suggest_csv(const SuggestRun& run) { return render(Format::csv, run); }
+ordered_json suggest_json(const SuggestRun& run) {
+  return ordered_json::parse(render(Format::json, run));
 }
 
 }  // namespace tilefit::report

@@ -102,7 +102,8 @@ class TextWriter final : public SweepWriter {
 
   void finish(const analysis::SweepTally& t,
               const std::vector<analysis::Problem>& problems) override {
-    out_.buf() += "\n" + sweep_summary(t, problems.size());
+    out_.buf() += "\n";
+    out_.buf() += sweep_summary(t, problems.size());
     out_.flush();
   }
 

@@ -105,7 +105,7 @@ std::string md_cell(const std::string& raw) {
 
 std::string Table::markdown_head() const {
   std::string out = "|";
-  for (const Column& c : columns_) out += " " + md_cell(c.head) + " |";
+  for (const Column& c : columns_) out.append(" ").append(md_cell(c.head)).append(" |");
   out += "\n|";
   for (const Column& c : columns_) out += c.align == Align::right ? "---:|" : "---|";
   return out + "\n";
@@ -113,7 +113,7 @@ std::string Table::markdown_head() const {
 
 std::string Table::markdown_row(const std::vector<std::string>& cells) {
   std::string out = "|";
-  for (const std::string& cell : cells) out += " " + md_cell(cell) + " |";
+  for (const std::string& cell : cells) out.append(" ").append(md_cell(cell)).append(" |");
   return out + "\n";
 }
 

@@ -89,7 +89,7 @@ std::string markdown_code(std::string_view s) {
 std::string csv_text(std::string_view s) {
   if (!s.empty() && (s.front() == '=' || s.front() == '+' || s.front() == '-' || s.front() == '@' ||
                      s.front() == '\t' || s.front() == '\r'))
-    return "'" + std::string(s);
+    return std::string("'").append(s);
   return std::string(s);
 }
 

@@ -38,11 +38,11 @@ struct TargetRequest {
   int device = -1;  ///< Mode::device: GPU index
   /// --engine: the release whose launch rules apply to every config of its engine (at most one
   /// per engine), whatever release the config or its table's path named; like --arch, a what-if.
-  std::vector<model::EngineRelease> engines;
+  std::vector<model::EngineRelease> engines{};
   /// --hip-async-copy on|off (issue 20): TRITON_HIP_USE_ASYNC_COPY for the configs analysed on
   /// an AMD target (it overrides their `hip_async_copy` field); a config analysed on an NVIDIA
   /// target with it is an input error, except in a several-architecture run (below).
-  std::optional<bool> hip_async_copy;
+  std::optional<bool> hip_async_copy{};
   /// Set by for_arch on the per-architecture requests of a several-arch --arch list: there the
   /// switch and the `hip_async_copy` field apply to the AMD targets only and the NVIDIA ones
   /// analyse the config without them (no error).

@@ -30,7 +30,7 @@ struct Provenance {
   model::FieldMask given;  ///< bit i set: config_fields()[i] (tilefit/io/vocabulary.hpp) was set
   /// Of `given`, the fields a sweep space varies: in a candidate their value is one of the
   /// file's alternatives (Origin::sweep_alternative), the others are the config object's.
-  model::FieldMask alternatives;
+  model::FieldMask alternatives{};
 
   /// True when the source set config field `field` ("tile", "epilogue", ...).
   bool gave(std::string_view field) const;

@@ -29,7 +29,7 @@ struct ProductMatch {
   /// sm == 0 and the name is a known GPU that tilefit does not model, or one that does not say
   /// which GPU it is: why, as a clause for messages ("an AMD Radeon (RDNA 4, gfx1201) GPU, not
   /// a modelled target"); empty otherwise.
-  std::string_view not_modelled;
+  std::string_view not_modelled{};
 };
 
 /// Looks `device_name` up: its exact spelling first (case-insensitive, spaces and underscores

@@ -43,13 +43,23 @@ inline constexpr std::size_t kTableLookAhead = 1000;
 class CheckWriter : public analysis::CheckSink {
  public:
   using Emit = std::function<void(std::string_view)>;
+  /// What a report built on check's adds to it (suggest's, tilefit/report/suggest_report.hpp).
+  struct Extras {
+    /// Text table: lines after a row's own (its diagnostics).
+    std::function<void(std::string& out, const analysis::Entry&)> after_row;
+    /// JSON: writes a result instead of append_result_json(out, e, 4).
+    std::function<void(std::string& out, const analysis::Entry&)> json_result;
+    /// JSON: members after "summary", each as ",\n  \"key\": value".
+    std::string json_tail;
+  };
   /// `head`: a run's mode, archs and common target (CheckStream::head()); `stopped`: true once
   /// the output failed.
   /// `bars`: with `breakdown`, the table also draws each config's budget as a one-line bar
   /// (report/budget_bar.hpp; for a terminal).
   static std::unique_ptr<CheckWriter> make(Format format, bool breakdown,
                                            const analysis::CheckRun& head, Emit emit,
-                                           std::function<bool()> stopped = {}, bool bars = false);
+                                           std::function<bool()> stopped = {}, bool bars = false,
+                                           Extras extras = {});
   /// Writes what is held and the end of the document.
   virtual void finish(const analysis::Tally& tally) = 0;
   bool stopped() const override { return stopped_ && stopped_(); }

@@ -10,6 +10,8 @@
 // suggestion. Markdown: the check table, then the suggestions of each config as a list.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,8 @@
 
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/analysis/suggest.hpp"
+#include "tilefit/report/check_report.hpp"
+#include "tilefit/report/format.hpp"
 
 namespace tilefit::report {
 
@@ -29,6 +33,31 @@ struct SuggestRun {
 /// "stages: auto -> 2; tile.k: 256 -> 128".
 std::string change_text(const std::vector<analysis::FieldChange>& changes);
 
+/// `tilefit suggest`'s output (table, json, csv or markdown), streamed as check's is
+/// (CheckWriter): each config's result and its suggestions are written (or, for the first
+/// kTableLookAhead rows of a text table, held) as they come and then dropped; the Markdown list
+/// of suggestions, which follows the table, is kept in a temporary file past 1 MiB. The output is
+/// byte for byte what suggest_table / suggest_markdown / suggest_csv / suggest_json(...).dump(2)
+/// give for the same run.
+class SuggestWriter {
+ public:
+  SuggestWriter(Format format, const analysis::CheckRun& head, CheckWriter::Emit emit,
+                std::function<bool()> stopped = {});
+  ~SuggestWriter();
+  /// A config's result and its suggestions (empty for one that fits or cannot use them).
+  void entry(analysis::Entry&& e, std::vector<analysis::Suggestion>&& suggestions);
+  void problem(analysis::Problem&& p);
+  /// Writes what is held and the end of the document.
+  void finish(const analysis::Tally& tally);
+  /// True once the output failed.
+  bool stopped() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+/// A whole run at once (the same writer).
 std::string suggest_table(const SuggestRun& run);
 std::string suggest_markdown(const SuggestRun& run);
 std::string suggest_csv(const SuggestRun& run);
