@@ -131,7 +131,8 @@ TEST(Diagnostics, TritonFamiliesAttachOnlyDeclaredValues) {
 TEST(Diagnostics, ReferenceListsEveryCode) {
   const std::string reference = test::read_file(test::source_path("docs/reference/diagnostics.md"));
   for (Code c : model::all_codes())
-    EXPECT_NE(reference.find(std::string("| `").append(model::code_name(c)) + "` |"), std::string::npos)
+    EXPECT_NE(reference.find(std::string("| `").append(model::code_name(c)) + "` |"),
+              std::string::npos)
         << model::code_name(c)
         << " is not in docs/reference/diagnostics.md (tools/docs/gen_reference.py writes it)";
 }
