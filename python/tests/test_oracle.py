@@ -239,6 +239,69 @@ def test_configs_differing_in_warps_and_stages_share_the_front_end_exactly():
         assert [r.smem_bytes for r in shared] == [r.smem_bytes for r in alone], arch
 
 
+@pytest.mark.parametrize("arch", ["sm_75", "sm_80", "sm_90", "sm_100", "sm_120", "gfx942", "gfx950"])
+def test_configs_differing_in_stages_share_make_ttgir_up_to_its_num_stages_reader_exactly(arch):
+    sig, consts = G.signature("matmul", "fp16")
+    cfgs = [dict(consts, BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, num_warps=4, num_stages=s)
+            for s in (1, 2, 3, 4)]
+    oracle._frontend.__init__()
+    shared = oracle.compile_many(K.matmul_kernel, cfgs, signature=sig, arch=arch)
+    used = len(oracle._frontend.prefixes)
+    try:
+        oracle.share_stages = False
+        oracle._frontend.__init__()
+        alone = oracle.compile_many(K.matmul_kernel, cfgs, signature=sig, arch=arch)
+    finally:
+        oracle.share_stages = True
+    assert [(r.status, r.smem_bytes, r.tmem_columns) for r in shared] == \
+        [(r.status, r.smem_bytes, r.tmem_columns) for r in alone]
+    assert len({r.smem_bytes for r in alone}) > 1 or arch == "sm_75"  # the stages do move the bytes
+    # sm_75's make_ttgir reads num_stages in no pass: nothing is split, each config runs whole
+    assert used == (0 if arch == "sm_75" else 1), used
+
+
+def test_the_num_stages_split_is_read_from_the_source(tmp_path, monkeypatch):
+    (tmp_path / "fake_backend.py").write_text(textwrap.dedent("""
+        class Backend:
+            @staticmethod
+            def make_ttgir(mod, metadata, opt, capability):
+                pm = ir.pass_manager(mod.context)
+                pm.enable_debug()
+                passes.a(pm)
+                deep = opt.num_stages > 2
+                if capability >= 90:
+                    passes.b(pm, opt.num_warps)
+                    if deep:
+                        passes.c(pm)
+                passes.d(pm, opt)
+                pm.run(mod, 'make_ttgir')
+                return mod
+
+        class Reads:
+            @staticmethod
+            def make_ttgir(mod, metadata, opt, capability):
+                pm = ir.pass_manager(mod.context)
+                passes.a(pm)
+                n = mod.get_int_attr("x")
+                passes.b(pm, opt.num_stages + n)
+                pm.run(mod)
+                return mod
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fake_backend as ns_mod
+    ns = vars(ns_mod)
+    fn, static = oracle.ttgir_split(ns["Backend"])
+    text = oracle._split_sources[ns["Backend"]]
+    assert static
+    # the split comes before `if deep:` (a name read from num_stages) inside the capability branch,
+    # and before the call given the whole options object in the other path; a, b are guarded
+    assert text.count("_tilefit_split.at_split()") == 2
+    assert text.index("passes.b(pm, opt.num_warps)") < text.index("at_split()") < text.index("if deep:")
+    assert "if not _tilefit_split.skipping():\n        passes.a(pm)" in text
+    # a make_ttgir that reads the module mid-way is not split (nothing shared)
+    assert oracle.ttgir_split(ns["Reads"]) is None
+
+
 def test_cache_answers_repeats(tmp_path):
     cache = oracle.Cache(str(tmp_path / "oracle.sqlite"))
     sig, consts = G.signature("softmax", "fp16")

@@ -3,6 +3,7 @@
     python tools/oracle/bench.py proof [ROWS.jsonl ...]     # per version: configs, exact, per target
     python tools/oracle/bench.py rows [ROWS.jsonl ...]      # per version and target, from the proof's rows
     python tools/oracle/bench.py pairs --arch sm_90,sm_120,gfx942 --tiles 4
+    python tools/oracle/bench.py pairs --arch sm_90,sm_120,gfx942 --sample 6 --seed 0   # tiles of the tuner grid
     python tools/oracle/bench.py grid --arch sm_90 --processes 2 [--cache PATH]
 
 ``rows``: the proof timed each config twice in the same process, one after the other (the oracle,
@@ -78,8 +79,7 @@ def grid(arch, processes, cache_path):
     from tilefit.triton import oracle
     sig, consts = G.signature("matmul", "fp16")
     cfgs = [dict(consts, BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, GROUP_SIZE_M=g, num_warps=w, num_stages=s)
-            for m, n, k, w, g, s in itertools.product((16, 32, 64, 128, 256), (32, 64, 128, 256), (64, 128, 256),
-                                                      (4, 8), (1, 16, 32, 64), (2, 3, 4, 5))]
+            for (m, n, k, g) in TUNER_TILES for w in (4, 8) for s in (2, 3, 4, 5)]
     assert len(cfgs) == 1920
     cache = oracle.Cache(cache_path or os.path.join(tempfile.mkdtemp(), "oracle.sqlite"))
     t0 = time.perf_counter()
@@ -95,21 +95,35 @@ def grid(arch, processes, cache_path):
                       "cached_wall_s": round(t2 - t1, 4)}))
 
 
-def pairs(archs, n_tiles):
+TUNER_TILES = list(itertools.product((16, 32, 64, 128, 256), (32, 64, 128, 256), (64, 128, 256), (1, 16, 32, 64)))
+
+
+def pairs(archs, n_tiles, sample=0, seed=0, share=True):
     """A tuner's grid: tiles x num_warps {4, 8} x num_stages {2..5} of the tutorial matmul (fp16), through
     the oracle (one compile_many per arch: the front end shared across warps/stages) and through
-    triton.compile, in the same process one after the other; prints the per-config medians and totals."""
+    triton.compile, in the same process one after the other; prints the per-config medians and totals.
+    ``sample`` > 0: that many tiles (M, N, K, GROUP_SIZE_M) drawn with ``seed`` from the 1,920-config
+    grid of ``grid`` (a uniform sample of a real tuner's grid); else the first ``n_tiles`` small tiles.
+    Both paths are warmed with one config first (imports, first dialect loads)."""
+    import random
     import prove
     import grid as G
     import kernels as K
     from tilefit.triton import oracle
+    oracle.share_stages = share
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tilefit-bench-cache-")
-    tiles = [(m, n, k) for m in (64, 128) for n in (64, 128) for k in (32, 64)][:n_tiles]
+    if sample:
+        tiles = random.Random(seed).sample(TUNER_TILES, sample)
+    else:
+        tiles = [(m, n, k, 8) for m in (64, 128) for n in (64, 128) for k in (32, 64)][:n_tiles]
     sig, consts = G.signature("matmul", "fp16")
     out = []
     for arch in archs:
-        cfgs = [dict(BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, GROUP_SIZE_M=8, num_warps=w, num_stages=s)
-                for (m, n, k) in tiles for w in (4, 8) for s in (2, 3, 4, 5)]
+        warm = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=4)
+        oracle.compile(K.matmul_kernel, sig, dict(consts, **warm), arch=arch)
+        prove.full_compile("matmul", "fp16", arch, warm, 4, 2)
+        cfgs = [dict(BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, GROUP_SIZE_M=g, num_warps=w, num_stages=s)
+                for (m, n, k, g) in tiles for w in (4, 8) for s in (2, 3, 4, 5)]
         t0 = time.perf_counter()
         rs = oracle.compile_many(K.matmul_kernel, [dict(consts, **c) for c in cfgs], signature=sig, arch=arch)
         ot = time.perf_counter() - t0
@@ -123,7 +137,9 @@ def pairs(archs, n_tiles):
         om = statistics.median(r.seconds for r in rs)
         fm = statistics.median(fulls)
         ft = sum(fulls)
-        row = {"triton": rs[0].triton_version, "arch": arch, "configs": len(cfgs), "oracle_median_s": round(om, 4),
+        row = {"triton": rs[0].triton_version, "arch": arch, "grid": f"tuner sample {sample} seed {seed}" if sample
+               else f"{len(tiles)} small tiles", "share_stages": share, "configs": len(cfgs),
+               "oracle_median_s": round(om, 4),
                "full_median_s": round(fm, 4), "median_ratio": round(om / fm, 4), "oracle_total_s": round(ot, 2),
                "full_total_s": round(ft, 2), "total_ratio": round(ot / ft, 4)}
         print(json.dumps(row), flush=True)
@@ -142,6 +158,9 @@ def main():
     pa = sub.add_parser("pairs")
     pa.add_argument("--arch", default="sm_90,sm_120,gfx942")
     pa.add_argument("--tiles", type=int, default=4)
+    pa.add_argument("--sample", type=int, default=0, help="tiles drawn from the 1,920-config tuner grid")
+    pa.add_argument("--seed", type=int, default=0)
+    pa.add_argument("--no-share-stages", action="store_true", help="every config runs make_ttgir whole")
     g = sub.add_parser("grid")
     g.add_argument("--arch", default="sm_90")
     g.add_argument("--processes", type=int, default=2)
@@ -150,7 +169,7 @@ def main():
     if a.cmd == "rows":
         rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")), a.revision)
     elif a.cmd == "pairs":
-        pairs(a.arch.split(","), a.tiles)
+        pairs(a.arch.split(","), a.tiles, a.sample, a.seed, not a.no_share_stages)
     elif a.cmd == "proof":
         proof(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")))
     else:

@@ -19,6 +19,7 @@ target is a ``GPUTarget``.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import inspect
 import json
@@ -199,6 +200,185 @@ def allocation_prefix(backend_cls: type):
         return fn
 
 
+class _SplitState(threading.local):
+    """The state of one make_ttgir call through its split form (``ttgir_split``)."""
+
+    def __init__(self):
+        self.replaying = False  # True: the passes before the split already ran (the module is their output)
+        self.done = False  # the split point was reached in this call
+        self.text: Optional[str] = None  # record mode: the module at the split point
+
+    def reset(self, replaying: bool):
+        self.replaying, self.done, self.text = replaying, False, None
+
+    def at_split(self) -> bool:
+        if self.done:
+            return False
+        self.done = True
+        return True
+
+    def skipping(self) -> bool:
+        return self.replaying and not self.done
+
+    def save(self, mod):
+        self.text = str(mod)
+
+
+_split_state = _SplitState()
+share_stages = True  # False: every config runs make_ttgir whole (the benchmark's comparison)
+_splits: Dict[type, Any] = {}
+_split_sources: Dict[type, str] = {}  # the rewritten source, for reading
+_STAGES_NAMES = ("num_stages", )
+
+
+def _mentions(node, names: set) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and n.attr in _STAGES_NAMES:
+            return True
+        if isinstance(n, ast.Name) and (n.id in names or n.id in _STAGES_NAMES):
+            return True
+        if isinstance(n, ast.Constant) and n.value in _STAGES_NAMES:
+            return True
+    return False
+
+
+def _uses_name(node, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def ttgir_split(backend_cls: type):
+    """The backend's own ``make_ttgir`` rewritten so that configs differing only in ``num_stages`` share
+    the passes before its first statement that reads ``num_stages`` (Triton runs the passes of one pass
+    manager in order, so running them as two pass managers is the same pipeline).
+
+    Read from the installed source: a name assigned from an expression that reads ``num_stages`` reads
+    it too, and so does a call given the whole options object; the split comes before the first such
+    statement (before an ``if``/loop whose condition reads it), so every config of a group reaches it at
+    the same point. Before the split, in a config that replays a saved prefix, the statements that touch
+    the pass manager are skipped; at the split, the recording config runs the function's own
+    ``pm.run(...)`` statement, keeps the module's text and starts a pass manager as the function does.
+    Returns ``(function, is_static)``, or None when the source is not of that shape (no sharing)."""
+    with _prefix_lock:
+        if backend_cls in _splits:
+            return _splits[backend_cls]
+        _splits[backend_cls] = None
+        try:
+            src = textwrap.dedent(inspect.getsource(backend_cls.make_ttgir))
+        except (OSError, TypeError):
+            return None
+        tree = ast.parse(src)
+        fdef = tree.body[0]
+        if not isinstance(fdef, ast.FunctionDef):
+            return None
+        params = [a.arg for a in fdef.args.args]
+        is_static = isinstance(inspect.getattr_static(backend_cls, "make_ttgir"), staticmethod)
+        ps = params if is_static else params[1:]
+        if len(ps) < 3 or ps[0] != "mod":
+            return None
+        opt_name = ps[2]
+        body = fdef.body
+        runs = [i for i, st in enumerate(body) if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)
+                and isinstance(st.value.func, ast.Attribute) and st.value.func.attr == "run"
+                and _uses_name(st.value.func, "pm")]
+        news = [st for st in body if isinstance(st, ast.Assign) and len(st.targets) == 1
+                and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "pm"]
+        debug = [st for st in body if isinstance(st, (ast.Expr, ast.Assign)) and isinstance(st.value, ast.Call)
+                 and isinstance(st.value.func, ast.Attribute) and st.value.func.attr == "enable_debug"]
+        if not runs or not news:
+            return None
+        last_run = runs[-1]
+        run_stmt = body[last_run]
+
+        # Before the last run, `mod` may only give its context, take set_attr (of values the group
+        # shares), or go to the pass manager: anything else could read the module mid-way.
+        for st in body[:last_run]:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Call) and _uses_name(n, "pm"):
+                    continue
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "mod" and \
+                        n.attr not in ("context", "set_attr"):
+                    return None
+
+        tainted: set = set()
+
+        def whole_options(node) -> bool:
+            # the options object itself handed to a call (not one of its fields)
+            for n in ast.walk(node):
+                if isinstance(n, ast.Call):
+                    for a in list(n.args) + [k.value for k in n.keywords]:
+                        if isinstance(a, ast.Name) and a.id == opt_name:
+                            return True
+            return False
+
+        def dependent(st) -> bool:
+            if isinstance(st, (ast.If, ast.While)):
+                return _mentions(st.test, tainted) or whole_options(st.test)
+            if isinstance(st, (ast.For, ast.AsyncFor, ast.With, ast.Try)):
+                return _mentions(st, tainted) or whole_options(st)
+            return _mentions(st, tainted) or whole_options(st)
+
+        def touches_pm(st) -> bool:
+            return isinstance(st, ast.Expr) and _uses_name(st, "pm")
+
+        split_tpl = ast.parse(
+            "if _tilefit_split.at_split():\n"
+            "    if not _tilefit_split.replaying:\n"
+            "        RUN\n"
+            "        _tilefit_split.save(mod)\n"
+            "    NEW\n").body[0]
+        inner = split_tpl.body[0]
+        inner.body[0] = run_stmt
+        split_tpl.body[1] = news[0]
+        if debug:
+            split_tpl.body.append(debug[0])
+        found = [False]
+
+        def rewrite(stmts):
+            out = []
+            for st in stmts:
+                if isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and not _uses_name(st, "pm") \
+                        and dependent(st):
+                    # a value read from num_stages: what reads it later reads num_stages
+                    for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                        for n in ast.walk(t):
+                            if isinstance(n, ast.Name):
+                                tainted.add(n.id)
+                    out.append(st)
+                    continue
+                compound = isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.Try))
+                if dependent(st) or (compound and _uses_name(st, "pm")):
+                    out.append(copy.deepcopy(split_tpl))
+                    found[0] = True
+                    out.append(st)
+                    continue
+                if isinstance(st, ast.If):
+                    st.body = rewrite(st.body)
+                    st.orelse = rewrite(st.orelse)
+                    out.append(st)
+                    continue
+                if touches_pm(st):
+                    guard = ast.parse("if not _tilefit_split.skipping():\n    pass").body[0]
+                    guard.body = [st]
+                    out.append(guard)
+                    continue
+                out.append(st)
+            return out
+
+        fdef.body = rewrite(body[:last_run]) + body[last_run:]
+        if not found[0]:
+            return None
+        fdef.decorator_list = []
+        fdef.name = "_tilefit_make_ttgir_split"
+        ast.fix_missing_locations(tree)
+        where = f"{backend_cls.__module__}.{backend_cls.__name__}.make_ttgir"
+        namespace = dict(sys.modules[backend_cls.__module__].__dict__)
+        namespace["_tilefit_split"] = _split_state
+        exec(compile_source(tree, f"<{where} split at num_stages>"), namespace)
+        _splits[backend_cls] = (namespace["_tilefit_make_ttgir_split"], is_static)
+        _split_sources[backend_cls] = ast.unparse(tree) if hasattr(ast, "unparse") else ""
+        return _splits[backend_cls]
+
+
 def compile_source(tree, name):
     return __builtins__["compile"](tree, name, "exec") if isinstance(__builtins__, dict) else \
         __builtins__.compile(tree, name, "exec")
@@ -362,17 +542,19 @@ def cache_key(src_hash: str, signature, constexprs, attrs, options: dict, arch: 
 
 
 class _Frontend:
-    """TTIR shared by configs that differ only in num_warps / num_stages / maxnreg (TTIR stage outputs
+    """TTIR shared by configs that differ only in num_warps / num_stages / maxnreg, and the TTGIR at
+    make_ttgir's num_stages split shared by configs that differ only in num_stages (stage outputs
     re-parsed from their text), per process."""
 
     def __init__(self):
         self.texts: Dict[str, str] = {}
+        self.prefixes: Dict[str, str] = {}  # TTGIR at make_ttgir's num_stages split (ttgir_split)
         self.dir = None
 
-    def path(self, key):
+    def path(self, key, suffix=".ttir"):
         if self.dir is None:
             self.dir = tempfile.mkdtemp(prefix="tilefit-oracle-")
-        return os.path.join(self.dir, key[:32] + ".ttir")
+        return os.path.join(self.dir, key[:32] + suffix)
 
 
 _frontend = _Frontend()
@@ -673,13 +855,29 @@ def _allocate(fn, sig, consts, attrs, target_arch, warp, opts) -> Tuple[int, Opt
         shareable = _shareable[type(backend)] = _ttir_shareable(backend)
     names = list(stages)
     first = names.index(src.ext)
-    fkey = None
+    fkey = pkey = None
     module = None
+    split = None
+    replaying = False
     if shareable:
         fkey = hashlib.sha256(json.dumps([id(fn), source_hash(fn), sig, {k: repr(v) for k, v in consts.items()},
                                           attrs, str(target), {k: repr(v) for k, v in sorted(opts.items())
                                                                if k not in _BACKEND_ONLY}]).encode()).hexdigest()
-        path = _frontend.texts.get(fkey)
+        split = ttgir_split(type(backend)) if "ttgir" in names and share_stages else None
+        if split is not None:
+            # The passes before make_ttgir's first num_stages reader: shared by the configs whose parsed
+            # options differ only in num_stages.
+            pkey = hashlib.sha256(json.dumps([fkey, {k: repr(v) for k, v in sorted(options.__dict__.items())
+                                                     if k not in _STAGES_NAMES}]).encode()).hexdigest()
+            split_fn, split_static = split
+            backend.make_ttgir = split_fn if split_static else split_fn.__get__(backend, type(backend))
+            path = _frontend.prefixes.get(pkey)
+            if path is not None:
+                module = ir.parse_mlir_module(path, context)
+                module.context = context
+                first = names.index("ttgir")
+                replaying = True
+        path = _frontend.texts.get(fkey) if module is None else None
         if path is not None:
             module = ir.parse_mlir_module(path, context)
             module.context = context
@@ -692,7 +890,15 @@ def _allocate(fn, sig, consts, attrs, target_arch, warp, opts) -> Tuple[int, Opt
     for ext in names[first:]:
         if ext == "llir" and _may_need_completion(backend_name, target_arch):
             ttgir_text = str(module)
+        if ext == "ttgir" and split is not None:
+            _split_state.reset(replaying=replaying)
         module = stages[ext](module, metadata)
+        if ext == "ttgir" and split is not None and _split_state.text is not None:
+            p = _frontend.path(pkey, ".ttgir")
+            with open(p, "w") as f:
+                f.write(_split_state.text)
+            _frontend.prefixes[pkey] = p
+            _split_state.text = None
         if ext == "ttir" and fkey is not None:
             p = _frontend.path(fkey)
             with open(p, "w") as f:
