@@ -256,8 +256,9 @@ def test_configs_differing_in_stages_share_make_ttgir_up_to_its_num_stages_reade
     assert [(r.status, r.smem_bytes, r.tmem_columns) for r in shared] == \
         [(r.status, r.smem_bytes, r.tmem_columns) for r in alone]
     assert len({r.smem_bytes for r in alone}) > 1 or arch == "sm_75"  # the stages do move the bytes
-    # sm_75's make_ttgir reads num_stages in no pass: nothing is split, each config runs whole
-    assert used == (0 if arch == "sm_75" else 1), used
+    # sm_75's branch of make_ttgir has no pass that reads num_stages: the split falls at a later
+    # statement that may read it (3.9.0: `is_enabled(opt, "fpsan")`) or nowhere (each config whole)
+    assert used == 1 or (arch == "sm_75" and used == 0), used
 
 
 def test_the_num_stages_split_is_read_from_the_source(tmp_path, monkeypatch):
