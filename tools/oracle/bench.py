@@ -4,6 +4,7 @@
     python tools/oracle/bench.py rows [ROWS.jsonl ...]      # per version and target, from the proof's rows
     python tools/oracle/bench.py pairs --arch sm_90,sm_120,gfx942 --tiles 4
     python tools/oracle/bench.py pairs --arch sm_90,sm_120,gfx942 --sample 6 --seed 0   # tiles of the tuner grid
+    python tools/oracle/bench.py share --arch sm_90,sm_120,gfx942,sm_100 --sample 4 --seed 1
     python tools/oracle/bench.py grid --arch sm_90 --processes 2 [--cache PATH]
 
 ``rows``: the proof timed each config twice in the same process, one after the other (the oracle,
@@ -147,6 +148,37 @@ def pairs(archs, n_tiles, sample=0, seed=0, share=True):
     return out
 
 
+def share(archs, sample, seed, repeats):
+    """The oracle alone over a tuner-grid sample, with and without the num_stages split (alternating,
+    ``repeats`` times, the per-process front-end store emptied before each pass): wall times."""
+    import random
+    import grid as G
+    import kernels as K
+    from tilefit.triton import oracle
+    tiles = random.Random(seed).sample(TUNER_TILES, sample)
+    sig, consts = G.signature("matmul", "fp16")
+    for arch in archs:
+        cfgs = [dict(consts, BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, GROUP_SIZE_M=g, num_warps=w,
+                     num_stages=s) for (m, n, k, g) in tiles for w in (4, 8) for s in (2, 3, 4, 5)]
+        oracle.compile(K.matmul_kernel, sig, dict(consts, BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
+                                                  GROUP_SIZE_M=4), arch=arch)
+        walls = {True: [], False: []}
+        bytes_ = {}
+        for _ in range(repeats):
+            for on in (False, True):
+                oracle.share_stages = on
+                oracle._frontend.__init__()
+                t0 = time.perf_counter()
+                rs = oracle.compile_many(K.matmul_kernel, cfgs, signature=sig, arch=arch)
+                walls[on].append(time.perf_counter() - t0)
+                bytes_[on] = [r.smem_bytes for r in rs]
+        oracle.share_stages = True
+        assert bytes_[True] == bytes_[False]
+        off, on = statistics.median(walls[False]), statistics.median(walls[True])
+        print(json.dumps({"triton": rs[0].triton_version, "arch": arch, "configs": len(cfgs), "whole_s": round(off, 3),
+                          "split_s": round(on, 3), "saved": round(1 - on / off, 3)}), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -161,6 +193,11 @@ def main():
     pa.add_argument("--sample", type=int, default=0, help="tiles drawn from the 1,920-config tuner grid")
     pa.add_argument("--seed", type=int, default=0)
     pa.add_argument("--no-share-stages", action="store_true", help="every config runs make_ttgir whole")
+    sh = sub.add_parser("share")
+    sh.add_argument("--arch", default="sm_90,sm_120,gfx942,sm_100")
+    sh.add_argument("--sample", type=int, default=4)
+    sh.add_argument("--seed", type=int, default=1)
+    sh.add_argument("--repeats", type=int, default=3)
     g = sub.add_parser("grid")
     g.add_argument("--arch", default="sm_90")
     g.add_argument("--processes", type=int, default=2)
@@ -170,6 +207,8 @@ def main():
         rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")), a.revision)
     elif a.cmd == "pairs":
         pairs(a.arch.split(","), a.tiles, a.sample, a.seed, not a.no_share_stages)
+    elif a.cmd == "share":
+        share(a.arch.split(","), a.sample, a.seed, a.repeats)
     elif a.cmd == "proof":
         proof(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")))
     else:
