@@ -2,6 +2,7 @@
 
     python tools/oracle/bench.py proof [ROWS.jsonl ...]     # per version: configs, exact, per target
     python tools/oracle/bench.py rows [ROWS.jsonl ...]      # per version and target, from the proof's rows
+    python tools/oracle/bench.py versions [ROWS.jsonl ...]  # where consecutive versions give other bytes
     python tools/oracle/bench.py pairs --arch sm_90,sm_120,gfx942 --tiles 4
     python tools/oracle/bench.py pairs --arch sm_90,sm_120,gfx942 --sample 6 --seed 0   # tiles of the tuner grid
     python tools/oracle/bench.py share --arch sm_90,sm_120,gfx942,sm_100 --sample 4 --seed 1
@@ -179,6 +180,35 @@ def share(archs, sample, seed, repeats):
                           "split_s": round(on, 3), "saved": round(1 - on / off, 3)}), flush=True)
 
 
+def versions(paths):
+    """The same config compiled fully by two versions (the proof grid is the same in every version):
+    per pair of consecutive versions and (kernel, target), how many common configs got other bytes
+    (or another verdict)."""
+    import collections
+    full = {}
+    for p in paths:
+        for line in pathlib.Path(p).read_text().splitlines():
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            k = json.dumps([r["k"], r["t"], r["a"], r["c"], r["w"], r["s"]], sort_keys=True)
+            full.setdefault(r["v"], {})[k] = tuple(r["f"])
+    vs = sorted(full, key=lambda v: tuple(int(x) for x in v.split(".")))
+    print("| from | to | configs in both | other result | where (kernel, target: differing / common) |")
+    print("|---|---|---:|---:|---|")
+    for a, b in zip(vs, vs[1:]):
+        common = collections.Counter()
+        other = collections.Counter()
+        for k in full[a].keys() & full[b].keys():
+            kk = json.loads(k)
+            cell = f"{kk[0]} {kk[2]}"
+            common[cell] += 1
+            if full[a][k] != full[b][k]:
+                other[cell] += 1
+        where = ", ".join(f"{c}: {other[c]}/{common[c]}" for c in sorted(other)) or "none"
+        print(f"| {a} | {b} | {sum(common.values())} | {sum(other.values())} | {where} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -193,6 +223,8 @@ def main():
     pa.add_argument("--sample", type=int, default=0, help="tiles drawn from the 1,920-config tuner grid")
     pa.add_argument("--seed", type=int, default=0)
     pa.add_argument("--no-share-stages", action="store_true", help="every config runs make_ttgir whole")
+    ve = sub.add_parser("versions")
+    ve.add_argument("paths", nargs="*")
     sh = sub.add_parser("share")
     sh.add_argument("--arch", default="sm_90,sm_120,gfx942,sm_100")
     sh.add_argument("--sample", type=int, default=4)
@@ -207,6 +239,8 @@ def main():
         rows(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")), a.revision)
     elif a.cmd == "pairs":
         pairs(a.arch.split(","), a.tiles, a.sample, a.seed, not a.no_share_stages)
+    elif a.cmd == "versions":
+        versions(a.paths or sorted(str(p) for p in (HERE / "rows").glob("triton-*.jsonl")))
     elif a.cmd == "share":
         share(a.arch.split(","), a.sample, a.seed, a.repeats)
     elif a.cmd == "proof":
