@@ -80,7 +80,7 @@ std::string under_row(const analysis::Entry& e, bool breakdown, bool bars, OnceP
                        e.target.limits.reserved_per_block);
     if (!r.kernel.empty())
       out += fmt::format("    {}: {}\n", r.family.rfind("triton_", 0) == 0 ? "triton" : "cutlass",
-                         r.kernel);
+                         kernel_description(r.kernel));
     if (e.config.engine != model::EngineRelease::None)
       out += fmt::format("    engine: {}\n", engine_line(e.config.engine));
   }

@@ -144,7 +144,8 @@ const ResultColumn kResultColumns[] = {
     {.key = "kernel_description",
      .deprecated_key = "cutlass_kernel",
      .description = "the CUTLASS or Triton kernel and epilogue the config maps to, in words",
-     .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.kernel); })},
+     .json = json_fns<Entry>(
+         [](auto& o, const Entry& e) { o.value(kernel_description(e.result.kernel)); })},
     {.key = "engine",
      .type = T::engine,
      .description =
