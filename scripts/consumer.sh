@@ -80,9 +80,8 @@ check_cxx() {
 check_c() {
   expect 1 env LD_LIBRARY_PATH="$work/prefix/lib" "$1" "$finalize"
   contains '"status":"does_not_fit"'
-  contains '"smem_bytes":102400,"stages":3,"auto_stages":true,"max_stages":2'
-  contains '"limit_bytes":101376'
-  contains 'batch: [[1,102400,3,2,74752],[1,102400,3,2,74752],{"index":2,"status":"error","error":"<config>: config #2: field \"tile\": 0 is not a valid tile extent'
+  contains '"stages":3,"auto_stages":true,"max_stages":2,"max_stages_smem_bytes":74752,"smem_bytes":102400,"limit_bytes":101376'
+  contains 'batch: [[1,102400,3,2,74752],[1,102400,3,2,74752],{"status":"error","kind":"input","file":"<config>","index":2,"config":"#2","field":"tile","message":"0 is not a valid tile extent'
   expect 2 env LD_LIBRARY_PATH="$work/prefix/lib" "$1" "$zero"
   contains 'error 2: <config>: config #0: field "tile": 0 is not a valid tile extent'
   contains '[field: tile]'
@@ -164,7 +163,7 @@ if [ "$subdirectory" = 1 ]; then
   expect 1 "$work/sub/launcher" "$finalize"
   contains "does_not_fit on sm_120: 102400 B of 101376 B at 3 stages (the builder's); at most 2 fit"
   expect 1 "$work/sub/c_launcher" "$finalize"
-  contains '"smem_bytes":102400,"stages":3,"auto_stages":true,"max_stages":2' 
+  contains '"stages":3,"auto_stages":true,"max_stages":2,"max_stages_smem_bytes":74752,"smem_bytes":102400'
   expect fail cmake --build "$work/sub" --target tilefit_check_1
   contains "moe_128x256 (sm_120): 102400 B > 101376 B, over by 1024 B"
   echo "== add_subdirectory(tilefit): editing a checked file re-runs the build-time check"

@@ -123,7 +123,8 @@ TEST(CApi, TheBatchKeepsTheOrderWithErrorsInPlace) {
   ASSERT_EQ(tilefit_target_builtin(ctx.p, "sm_120", &t), TILEFIT_OK);
   const char* out = nullptr;
   ASSERT_EQ(tilefit_target_json(ctx.p, t, &out), TILEFIT_OK);
-  EXPECT_EQ(nlohmann::json::parse(out)["optin_per_block"], 101376);
+  EXPECT_EQ(nlohmann::json::parse(out)["optin_per_block_bytes"], 101376);
+  EXPECT_EQ(nlohmann::json::parse(out)["source"], "builtin");
   const std::string batch =
       std::string("[") + kFinalize + R"(, {"tile": [128, 0, 128], "dtype": "nvfp4"},
       {"tile": [128, 128, 128], "dtype": "nvfp5"}, {"kernel": "triton_matmul", "tile": [64, 64, 64], "dtype": "f16"}])";
@@ -175,7 +176,7 @@ TEST(CApi, FilesAndSuggestions) {
   j = nlohmann::json::parse(out);
   ASSERT_FALSE(j.empty());
   EXPECT_EQ(j[0]["changes"][0]["field"], "stages");
-  EXPECT_EQ(j[0]["result"]["fits"], true);
+  EXPECT_EQ(j[0]["status"], "fits");
   ASSERT_EQ(tilefit_analyze(ctx.p, j[0]["config"].dump().c_str(), nullptr, 0, &out), TILEFIT_OK);
   EXPECT_EQ(nlohmann::json::parse(out)["fits"], true);
   tilefit_target_free(t);

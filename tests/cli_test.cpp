@@ -23,7 +23,7 @@ TEST(Cli, MoeTilesJsonCarriesTheStoryNumbers) {
   const auto r = run_command("check configs/sm120_moe_fp4.json --builtin --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["schema_version"], 2);
+  EXPECT_EQ(j["schema_version"], 3);
   std::vector<int> stages;
   std::vector<long long> bytes;
   for (const auto& res : j["results"]) {

@@ -333,7 +333,7 @@ TEST(ProbeOnFakeGpus, AgreesOnTheH200InBothFormats) {
       test::run_command("probe configs/sm90_hopper.json --format json", on(h200)).out);
   EXPECT_EQ(j["summary"]["disagreements"], 0);
   EXPECT_GT(j["summary"]["probed"].get<int>(), 0);
-  EXPECT_EQ(j["boundary"]["largest_launched"], 232448);
+  EXPECT_EQ(j["boundary"]["largest_launched_bytes"], 232448);
   EXPECT_EQ(j["boundary"]["launches"], 22);
   EXPECT_EQ(j["boundary"]["agrees"], true);
   // --no-boundary: no search.
@@ -354,7 +354,7 @@ TEST(ProbeOnFakeGpus, ConfigsWithoutArchTakeTheGpus) {
       test::run_command("probe - --device 1 --format json", on(both, kNoArch)).out);
   ASSERT_EQ(j["results"].size(), 1u);
   EXPECT_EQ(j["results"][0]["arch"], "sm_120");
-  EXPECT_EQ(j["boundary"]["largest_launched"], 101376);
+  EXPECT_EQ(j["boundary"]["largest_launched_bytes"], 101376);
   EXPECT_EQ(j["summary"]["disagreements"], 0);
 }
 

@@ -134,11 +134,12 @@ TEST(DeviceReport, JsonCarriesEveryField) {
        {"index", "name", "compute_capability", "cc_major", "cc_minor", "arch", "sm_count",
         "pci_bus_id", "limits", "driver_version", "runtime_version", "table_differences"})
     EXPECT_TRUE(x.contains(k)) << k;
-  for (const char* k : {"sm", "optin_per_block", "per_sm", "reserved_per_block",
-                        "default_per_block", "max_ctas_per_sm", "regs_per_sm", "threads_per_sm"})
+  for (const char* k :
+       {"sm", "optin_per_block_bytes", "per_sm_bytes", "reserved_per_block_bytes",
+        "default_per_block_bytes", "max_ctas_per_sm", "regs_per_sm", "threads_per_sm"})
     EXPECT_TRUE(x["limits"].contains(k)) << k;
   EXPECT_EQ(x["compute_capability"], "12.0");
-  EXPECT_EQ(x["limits"]["optin_per_block"], 101376);
+  EXPECT_EQ(x["limits"]["optin_per_block_bytes"], 101376);
   EXPECT_EQ(x["table_differences"].size(), 1u);
 }
 

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tilefit/report/diagnostic_text.hpp"
 #include "model_test_util.hpp"
 #include "model/families/families.hpp"
 #include "test_support.hpp"
@@ -71,7 +72,7 @@ TEST(Sm80Multistage, DocExample_F16_128x256x64_S3) {
   EXPECT_EQ(r.breakdown->part(Component::A), 49152);
   EXPECT_EQ(r.breakdown->part(Component::B), 98304);
   EXPECT_EQ(r.breakdown->part(Component::EpilogueD), 0);
-  EXPECT_EQ(r.kernel,
+  EXPECT_EQ(report::kernel_description(r.kernel),
             "cutlass::gemm::device::Gemm (MmaMultistage, 128x256x64 / warp 64x64x64, 3 stages)");
 }
 
@@ -125,7 +126,7 @@ TEST(Sm80Multistage, EpilogueLargerThanMainloop) {
   EXPECT_EQ(r.breakdown->part(Component::EpilogueD), 34816);
   EXPECT_EQ(r.breakdown->part(Component::A), 0);
   EXPECT_EQ(test::sum_parts(*r.breakdown), 34816);
-  EXPECT_NE(r.kernel.find("MmaPipelined"), std::string::npos);
+  EXPECT_NE(report::kernel_description(r.kernel).find("MmaPipelined"), std::string::npos);
 }
 
 // bf16 out: the generic DefaultIteratorsTensorOp (FPI 1) -> half the f16 epilogue:

@@ -12,6 +12,7 @@
 #include <set>
 #include <unistd.h>
 
+#include "tilefit/report/diagnostic_text.hpp"
 #include "io/block_table_name.hpp"
 #include "io/tuned_file.hpp"
 #include "model_test_util.hpp"
@@ -370,7 +371,7 @@ TEST_P(BlockMatmulGroundTruth, MatchesMeasured) {
   const model::Result res = test::eval(cfg);
   std::string notes;
   for (const auto& n : test::notes(res)) notes += "\n  note: " + n;
-  notes += "\n  kernel: " + res.kernel;
+  notes += "\n  kernel: " + report::kernel_description(res.kernel);
   const nlohmann::json& expect = row["expect"];
   EXPECT_EQ(std::string(model::status_name(res.status)), expect["status"].get<std::string>())
       << notes;

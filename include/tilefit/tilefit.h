@@ -1,15 +1,18 @@
 /* tilefit's C ABI (C99): does a GEMM tile configuration fit in shared memory?
  *
- * Configs go in and results come out as JSON text, the same JSON as tilefit's config files and
- * `tilefit check --format json` results. Link libtilefit.so (CMake: tilefit::c; pkg-config:
- * tilefit-c). Only tilefit_* symbols are exported; the library holds its own C++ runtime state.
+ * Configs go in and results come out as JSON text: configs as tilefit's config files have them,
+ * results key for key as `tilefit check --format json` writes them (the same column model writes
+ * both: `tilefit schema results` describes every key, schema_version 3). Link libtilefit.so
+ * (CMake: tilefit::c; pkg-config: tilefit-c). Only tilefit_* symbols are exported; the library
+ * holds its own C++ runtime state.
  *
  *   tilefit_context* ctx = tilefit_context_new();
  *   const char* result;
  *   if (tilefit_analyze(ctx, "{\"arch\": \"sm_120\", \"dtype\": \"nvfp4\", \"grouped\": true,"
  *                            " \"epilogue\": \"finalize\", \"tile\": \"CtaShape128x256x64B\"}",
  *                       NULL, 0, &result) == TILEFIT_OK)
- *     puts(result);          (* {"name":"#0","status":"does_not_fit","fits":false,...,"smem_bytes":102400,...} *)
+ *     puts(result);          (* {"name":"#0","file":"<config>","index":0,"kernel":"sm120_blockscaled",...,
+                                 "status":"does_not_fit",...,"smem_bytes":102400,...} *)
  *   else
  *     fprintf(stderr, "%s (field %s)\n", tilefit_error_message(ctx), tilefit_error_field(ctx));
  *   tilefit_context_free(ctx);
@@ -20,7 +23,11 @@
  *
  * Versioning: TILEFIT_ABI_VERSION is bumped whenever a function's signature or meaning changes;
  * compare it with tilefit_abi_version() at run time. Functions are only ever added within an ABI
- * version, and result JSON only gains members.
+ * version, and result JSON only gains members. ABI 2: the JSON is the CLI's (schema_version 3):
+ * a result has every member of `check --format json`'s (file "<config>" for a config given as
+ * text), a target is a result's "target" (optin_per_block_bytes, ...; no "sm"), a suggestion is
+ * `suggest --format json`'s, a check of files is the CLI's document (files_skipped in its
+ * summary), an error is an element of its "errors" (message, and the one line as "text").
  */
 #ifndef TILEFIT_TILEFIT_H
 #define TILEFIT_TILEFIT_H
@@ -37,7 +44,7 @@ extern "C" {
 #define TILEFIT_C_API
 #endif
 
-#define TILEFIT_ABI_VERSION 1
+#define TILEFIT_ABI_VERSION 2
 
 /* Return codes: the CLI's exit codes where they mean the same thing. */
 #define TILEFIT_OK 0
@@ -49,7 +56,9 @@ extern "C" {
 
 /* Flags of the analyse calls (a bit a function does not know is an input error, field "flags"). */
 #define TILEFIT_VERDICT \
-  1u /* status, stages, max_stages, bytes only: no breakdown, no diagnostics (fast) */
+  1u /* the verdict columns only (name, file, index, kernel, arch, fits, status, stages,     \
+        auto_stages, max_stages, max_stages_smem_bytes, smem_bytes, limit_bytes,            \
+        headroom_bytes, ctas_per_sm): no breakdown, no diagnostics (fast) */
 /* tilefit_analyze_batch only, with TILEFIT_VERDICT: each result as an array
  * [STATUS, smem_bytes, stages, max_stages, max_stages_smem_bytes] (STATUS 0 fits, 1 does not fit,
  * 2 invalid; a byte count null when unknown) — for pruning thousands of configs. */
@@ -79,22 +88,25 @@ TILEFIT_C_API int tilefit_target_builtin(tilefit_context* ctx, const char* arch,
                                          tilefit_target** out);
 /* GPU `device` through the CUDA Runtime (TILEFIT_ERROR_DEVICE without one). */
 TILEFIT_C_API int tilefit_target_device(tilefit_context* ctx, int device, tilefit_target** out);
-/* The target's limits as JSON: {"arch":"sm_120","sm":120,"optin_per_block":101376,...}. */
+/* The target as a result's "target" has it: {"source":"builtin","arch":"sm_120",
+ * "optin_per_block_bytes":101376,"per_sm_bytes":102400,...} (a device's also "device",
+ * "device_name"). */
 TILEFIT_C_API int tilefit_target_json(tilefit_context* ctx, const tilefit_target* target,
                                       const char** out);
 TILEFIT_C_API void tilefit_target_free(tilefit_target* target);
 
 /* One config (a JSON object in the config-file format, or a CUTLASS kernel name as a JSON
  * string), analysed for `arch` (NULL or "": the config's own "arch") with the built-in table.
- * *out: one result object. */
+ * *out: one result object, as `tilefit check --format json` writes it (file "<config>", index 0). */
 TILEFIT_C_API int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* arch,
                                   unsigned flags, const char** out);
 
 /* Many configs against one target: `configs_json` is a JSON array of configs; each is analysed
  * for the target (its arch replaces the configs' own). *out: a JSON array with one element per
- * config, in order — a result object, or {"index":I,"status":"error","error":MESSAGE,"field":F}
- * for a config that cannot be read. Returns TILEFIT_ERROR_INPUT only when the text is not an
- * array of configs at all. */
+ * config, in order — a result object (file "<config>", index I), or, for a config that cannot be
+ * read, {"status":"error"} with the members of an element of the CLI's "errors" ("kind", "file",
+ * "index", "config", "field", "message", and "text": the one line). Returns TILEFIT_ERROR_INPUT
+ * only when the text is not an array of configs at all. */
 TILEFIT_C_API int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
                                         const tilefit_target* target, unsigned flags,
                                         const char** out);
@@ -103,11 +115,11 @@ TILEFIT_C_API int tilefit_analyze_batch(tilefit_context* ctx, const char* config
  * them: `paths_json` a JSON array of paths (a folder: every tuned table under it; its other files
  * are skipped and counted); "-" (standard input) is refused. `arch` NULL or "": each config's own
  * arch (a tuned table's device_name) from the built-in table (`--builtin`), else that arch
- * (`--arch`). Flags: TILEFIT_VERDICT or 0. *out:
- * {"results":[...],"errors":[{"message":...,"field":...,"file":...,"index":I}],
- *  "files_skipped":N} (file names shown as the CLI shows them: bytes that are not UTF-8 as <0xXX>);
- * the call returns TILEFIT_ERROR_INPUT (message and field of the first error) when there are
- * errors, and *out is still set. */
+ * (`--arch`). Flags: TILEFIT_VERDICT or 0. *out: the document `tilefit check --format json`
+ * writes ({"schema_version":3,"tool":"tilefit","target":{...},"results":[...],"errors":[...],
+ * "summary":{...,"files_skipped":N}}; file names shown as the CLI shows them: bytes that are not
+ * UTF-8 as <0xXX>); the call returns TILEFIT_ERROR_INPUT (message and field of the first error)
+ * when there are errors, and *out is still set. */
 TILEFIT_C_API int tilefit_check_files(tilefit_context* ctx, const char* paths_json,
                                       const char* arch, unsigned flags, const char** out);
 
@@ -139,8 +151,10 @@ TILEFIT_C_API int tilefit_analyze_grid(tilefit_context* ctx, const char* base_js
 
 /* `tilefit suggest` for one config: the nearest alternatives that fit the target (at most
  * max_suggestions, 1 or more; 0 or less is an input error). *out: a JSON array, nearest first, of
- * {"distance":D,"changes":[{"field":F,"from":X,"to":Y}],"config":{...},"result":{...}}
- * (empty when the config fits or no move fits). */
+ * the suggestions `tilefit suggest --format json` lists: {"config":{...},"change":"stages: auto
+ * -> 2","changes":[{"field":F,"from":X,"to":Y}],"distance":D,"smem_bytes":B,"saved_bytes":S,
+ * "stages":N,"max_stages":M,"status":"fits","headroom_bytes":H} (empty when the config fits or
+ * no move fits). */
 TILEFIT_C_API int tilefit_suggest(tilefit_context* ctx, const char* config_json,
                                   const tilefit_target* target, int max_suggestions,
                                   const char** out);

@@ -14,7 +14,7 @@ def test_amd_archs_by_name_and_alias():
                             ("mi355x", "gfx950", 163840)):
         r = tilefit.analyze(MATMUL, arch)
         assert r.arch == name and r.limit_bytes == lds, arch
-        assert tilefit.builtin_limits(arch).optin_per_block == lds
+        assert tilefit.builtin_limits(arch).optin_per_block_bytes == lds
 
 
 def test_numbers_never_mean_an_amd_target():

@@ -35,7 +35,7 @@ def test_json_text_kernel_names_and_the_arch_argument():
 
 def test_version():
     assert tilefit.__version__ == "0.3.0"
-    assert tilefit._lib.lib.tilefit_abi_version() == tilefit._lib.ABI_VERSION == 1
+    assert tilefit._lib.lib.tilefit_abi_version() == tilefit._lib.ABI_VERSION == 2
 
 
 def error_of(config, arch=None):
@@ -123,13 +123,13 @@ def test_numpy_like_integers_are_integers():
 
 def test_builtin_and_device_limits():
     lim = tilefit.builtin_limits("sm_90")
-    assert lim.optin_per_block == 232448 and lim["arch"] == "sm_90" and lim.sm == 90
+    assert lim.optin_per_block_bytes == 232448 and lim["arch"] == "sm_90" and lim.source == "builtin"
     with pytest.raises(tilefit.InputError) as e:
         tilefit.builtin_limits("sm_1000")
     assert e.value.field == "arch"
     try:
         d = tilefit.device_limits(0)
-        assert d.optin_per_block > 0
+        assert d.optin_per_block_bytes > 0
     except tilefit.DeviceError as e:
         assert str(e)
     with pytest.raises(tilefit.DeviceError):
@@ -180,7 +180,7 @@ def test_check_configs_and_engines():
 
 def test_suggest():
     s = tilefit.suggest(FINALIZE, "sm_120")
-    assert s and s[0]["result"]["fits"] and s[0]["changes"][0]["field"] == "stages"
+    assert s and s[0]["status"] == "fits" and s[0]["changes"][0]["field"] == "stages"
     assert tilefit.analyze(s[0]["config"]).fits
     assert tilefit.suggest(dict(FINALIZE, swap_ab=True), "sm_120") == []
 

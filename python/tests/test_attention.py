@@ -23,7 +23,7 @@ def test_the_knob_and_a_batch_of_variants():
     moves = tilefit.suggest(KIMI, "sm_120")
     changes = [(c["field"], c["to"]) for m in moves for c in m["changes"]]
     assert ("block_n", "16") in changes
-    fits = [m for m in moves if m["result"]["fits"]]
+    fits = [m for m in moves if m["status"] == "fits"]
     assert fits, moves
     # A tuner's batch: the engine default and two knob settings, one call.
     rs = tilefit.check([KIMI, dict(KIMI, block_n=16), dict(KIMI, num_stages=1)], "sm_120")

@@ -102,7 +102,7 @@ def test_the_autotuner_keeps_exactly_the_configs_that_fit():
     assert triton.__version__ == "3.6.0"
     every = tuned.configs
     kept = pruned()
-    limit = tilefit.builtin_limits(ARCH).optin_per_block
+    limit = tilefit.builtin_limits(ARCH).optin_per_block_bytes
     expected = [c for c in every if tilefit.analyze(
         {"kernel": "triton_matmul", "dtype": "f16", "tile": [c.kwargs["BLOCK_SIZE_M"], c.kwargs["BLOCK_SIZE_N"],
                                                             c.kwargs["BLOCK_SIZE_K"]],

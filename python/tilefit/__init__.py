@@ -152,7 +152,9 @@ class Result:
 
 
 class Limits(dict):
-    """What a GPU grants: arch, sm, optin_per_block, per_sm, reserved_per_block, ... (also as attributes)."""
+    """What a GPU grants, as a result's ``target`` has it: source ("builtin" or "device"; a device's
+    device and device_name), arch, optin_per_block_bytes, per_sm_bytes, reserved_per_block_bytes,
+    default_per_block_bytes, max_ctas_per_sm, regs_per_sm, threads_per_sm (also as attributes)."""
 
     def __getattr__(self, k):
         try:
@@ -414,7 +416,7 @@ def check(configs: Union[str, bytes, os.PathLike, Iterable[Union[str, bytes, os.
     errors = [r for r in raw if r["status"] == "error"]
     results = [Result(r) for r in raw if r["status"] != "error"]
     if errors:
-        e = InputError(errors[0]["error"], errors[0]["field"])
+        e = InputError(errors[0]["text"], errors[0]["field"])
         e.errors = errors
         e.results = results
         raise e
@@ -423,7 +425,9 @@ def check(configs: Union[str, bytes, os.PathLike, Iterable[Union[str, bytes, os.
 
 def suggest(config: Union[dict, str], arch: str, max: int = 5) -> List[dict]:
     """``tilefit suggest`` for one config on ``arch``: the nearest alternatives that fit, nearest first
-    (dicts with distance, changes, config and result); empty when it fits."""
+    (dicts as ``tilefit suggest --format json`` lists a result's suggestions: config, change,
+    changes, distance, smem_bytes, saved_bytes, stages, max_stages, status, headroom_bytes); empty
+    when it fits."""
     n = _int_arg(max, "max")
     text = _config_text(config)
     out = _call(_lib.lib.tilefit_suggest, _enc(text, "config"), _target(arch).ptr, n)

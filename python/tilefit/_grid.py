@@ -264,7 +264,7 @@ def prune(candidates: Sequence[Any], text_of: Callable[[int], str], arch: str, d
                 if r[0] == 0:
                     kept.append(cand)
             else:
-                raise InputError(r["error"], r["field"])
+                raise InputError(r["text"], r["field"])
         if kept or not candidates:
             return kept
     # Nothing fits: the nearest that does. First the cheapest move (fewer stages: the core's
@@ -285,7 +285,7 @@ def prune(candidates: Sequence[Any], text_of: Callable[[int], str], arch: str, d
             s = suggest(texts[i], arch, max=1)
             if s and (best is None or s[0]["distance"] < best[0][0]):
                 changes = {_TUNER_NAMES.get(ch["field"], ch["field"]): _value(ch["to"]) for ch in s[0]["changes"]}
-                best = ((s[0]["distance"], 0), i, changes, s[0]["result"]["smem_bytes"])
+                best = ((s[0]["distance"], 0), i, changes, s[0]["smem_bytes"])
     if best is None:
         if all(r[0] == 2 for r in raw):
             raise NothingFits(f"tilefit: none of the {n} configs fits {t.arch}: every one is invalid there "

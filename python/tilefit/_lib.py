@@ -12,7 +12,7 @@ import os
 import pathlib
 import threading
 
-ABI_VERSION = 1  # TILEFIT_ABI_VERSION this package speaks
+ABI_VERSION = 2  # TILEFIT_ABI_VERSION this package speaks
 
 OK = 0
 ERROR_INPUT = 2
@@ -186,7 +186,7 @@ class Target:
     def __init__(self, ptr, info: dict):
         self.ptr = ptr
         self.arch = info["arch"]
-        self.limit_bytes = info["optin_per_block"]
+        self.limit_bytes = info["optin_per_block_bytes"]
 
     def __del__(self):
         if getattr(self, "ptr", None) and lib is not None:

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "io/text_checks.hpp"
+#include "tilefit/io/folder.hpp"
 #include "tilefit/model/engine_tables.hpp"
 
 namespace tilefit::analysis {
@@ -18,6 +20,21 @@ class Collect final : public CheckSink {
  private:
   CheckRun& run_;
 };
+
+/// What a folder walk did not read, as one note ("3 files that are not JSON (no .json name), 1
+/// path to a file or folder read already"), "" when it read everything.
+std::string folder_note(const io::FolderCounts& n) {
+  std::string out;
+  auto part = [&out](std::size_t count, const char* one, const char* many, const char* what) {
+    if (count == 0) return;
+    out +=
+        (out.empty() ? "" : ", ") + std::to_string(count) + " " + (count == 1 ? one : many) + what;
+  };
+  part(n.not_json, "file that is", "files that are", " not JSON (no .json name)");
+  part(n.not_regular, "entry that is", "entries that are", " not a regular file");
+  part(n.seen_before, "path that leads", "paths that lead", " to a file or folder read already");
+  return out;
+}
 
 }  // namespace
 
@@ -89,6 +106,43 @@ void CheckStream::add_file(const std::string& path, CheckSink& sink) {
         for (TargetResolver& r : resolvers_) analyse(lc, r, sink);
       });
   for (io::ConfigError& e : errors) report({Problem::Kind::input, std::move(e)}, sink);
+}
+
+std::size_t CheckStream::add_path(const std::string& path, CheckSink& sink,
+                                  const std::function<void(std::string)>& note) {
+  auto say = [&note](std::string line) {
+    if (note) note(std::move(line));
+  };
+  if (path == "-" || !io::is_folder(path)) {
+    if (std::string why = io::not_triton_table(path); !why.empty() && path != "-") {
+      say(io::detail::printable(path) + ": skipped: " + why);
+      return 1;
+    }
+    add_file(path, sink);
+    return 0;
+  }
+  std::size_t skipped_here = 0;
+  const io::FolderCounts counts = io::walk_folder(path, [&](io::FolderEntry&& f) {
+    if (sink.stopped()) return;
+    switch (f.kind) {
+      case io::FolderEntry::Kind::json:
+        add_file(f.path, sink);
+        break;
+      case io::FolderEntry::Kind::skipped:
+        ++skipped_here;
+        say(io::detail::printable(f.path) + ": skipped: " + f.message);
+        break;
+      case io::FolderEntry::Kind::error: {
+        io::LoadResult failed;
+        failed.errors.push_back({io::detail::printable(f.path), -1, "", "", f.message});
+        add(std::move(failed), sink);
+        break;
+      }
+    }
+  });
+  if (std::string line = folder_note(counts); !line.empty())
+    say(io::detail::printable(path) + ": skipped " + line);
+  return counts.skipped_files(skipped_here);
 }
 
 Tally CheckStream::finish(CheckSink& sink) {

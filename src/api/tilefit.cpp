@@ -106,7 +106,7 @@ Analysis to_analysis(const model::Result& r) {
   Analysis a;
   a.fits = r.fits;
   a.name = r.name;
-  a.kernel_description = r.kernel;
+  a.kernel_description = report::kernel_description(r.kernel);
   a.epilogue_smem_bytes = r.epilogue_smem;
   a.mainloop_smem_bytes = r.mainloop_smem;
   a.status = std::string(model::status_name(r.status));

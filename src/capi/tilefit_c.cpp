@@ -1,11 +1,11 @@
 // The C ABI (include/tilefit/tilefit.h): a thin layer over the same libraries as the C++ API and
 // the CLI — the config reader (io), the model, the target rules and `check` (analysis), suggest,
-// and the diagnostics' sentences. Results are written as JSON here; nothing in this file decides
-// a byte or a verdict. Built into libtilefit.so with hidden visibility: only tilefit_* is exported.
+// and the diagnostics' sentences. The JSON is the report layer's (report/api_json.hpp: the CLI's
+// column models, so the C ABI, Python and `tilefit check --format json` agree key for key); no
+// key is spelt here and nothing in this file decides a byte or a verdict. Built into
+// libtilefit.so with hidden visibility: only tilefit_* is exported.
 #include "tilefit/tilefit.h"
 
-#include <charconv>
-#include <cmath>
 #include <new>
 #include <string>
 #include <string_view>
@@ -16,10 +16,11 @@
 #include "api/internal.hpp"
 #include "tilefit/analysis/check.hpp"
 #include "tilefit/analysis/suggest.hpp"
+#include "tilefit/device/device_query.hpp"
 #include "tilefit/device/device_source.hpp"
 #include "io/text_checks.hpp"
-#include "tilefit/io/folder.hpp"
 #include "tilefit/io/load.hpp"
+#include "report/api_json.hpp"
 #include "tilefit/io/config_writer.hpp"
 #include "tilefit/model/engine_release.hpp"
 #include "tilefit/model/evaluate.hpp"
@@ -34,7 +35,7 @@ struct tilefit_context {
 };
 
 struct tilefit_target {
-  tilefit::model::Limits limits;
+  tilefit::analysis::Target target;  ///< where the limits came from, and the limits
 };
 
 namespace {
@@ -73,135 +74,17 @@ int guarded(tilefit_context* ctx, F&& f) {
   }
 }
 
-void put_str(std::string& o, std::string_view key, std::string_view v) {
-  o += '"';
-  o += key;
-  o += "\":";
-  io::append_json_string(o, v);
-  o += ',';
-}
-void put_int(std::string& o, std::string_view key, long long v) {
-  o += '"';
-  o += key;
-  o += "\":";
-  o += std::to_string(v);
-  o += ',';
-}
-void put_opt(std::string& o, std::string_view key, const std::optional<long long>& v) {
-  o += '"';
-  o += key;
-  o += "\":";
-  o += v ? std::to_string(*v) : std::string("null");
-  o += ',';
-}
-void put_bool(std::string& o, std::string_view key, bool v) {
-  o += '"';
-  o += key;
-  o += "\":";
-  o += v ? "true" : "false";
-  o += ',';
-}
-void close_object(std::string& o) {
-  if (o.back() == ',')
-    o.back() = '}';
-  else
-    o += '}';
+// One result, as `tilefit check --format json` writes it (the verdict columns with
+// TILEFIT_VERDICT): the config as evaluated, where it came from, its target.
+void write_result(std::string& o, const model::KernelConfig& cfg, const analysis::Target& target,
+                  model::Result&& r, int index, bool verdict) {
+  analysis::Entry e{kLabel, index, cfg, target, std::move(r)};
+  report::api::append_result(o, e, verdict ? report::Profile::verdict : report::Profile::full);
 }
 
-std::optional<long long> opt(const std::optional<model::Bytes>& b) {
-  return b ? std::optional<long long>(*b) : std::nullopt;
-}
-
-// A constexpr: an integer as one, any other value in the shortest text that reads back the same.
-void put_number(std::string& o, double v) {
-  if (std::isfinite(v) && std::abs(v) < 9e15 && v == std::floor(v)) {
-    o += std::to_string(static_cast<long long>(v));
-    return;
-  }
-  char buf[64];
-  const auto res = std::to_chars(buf, buf + sizeof buf, v);
-  o.append(buf, res.ptr);
-}
-
-// triton_attention: "launches" (every launch of the op, as the CLI's JSON lists them) and
-// "engine_refuses".
-void write_launches(std::string& o, const Analysis& a) {
-  o += "\"launches\":[";
-  for (std::size_t i = 0; i < a.launches.size(); ++i) {
-    const Launch& l = a.launches[i];
-    if (i) o += ',';
-    o += '{';
-    put_str(o, "stage", l.stage);
-    put_str(o, "kernel", l.kernel);
-    o += "\"constexprs\":{";
-    for (std::size_t j = 0; j < l.constexprs.size(); ++j) {
-      if (j) o += ',';
-      io::append_json_string(o, l.constexprs[j].first);
-      o += ':';
-      put_number(o, l.constexprs[j].second);
-    }
-    o += "},";
-    put_int(o, "num_warps", l.num_warps);
-    put_int(o, "num_stages", l.num_stages);
-    put_opt(o, "smem_bytes", l.smem_bytes);
-    put_bool(o, "fits", l.fits);
-    put_bool(o, "invalid", l.invalid);
-    put_bool(o, "stages_matter", l.stages_matter);
-    close_object(o);
-  }
-  o += "],";
-  put_bool(o, "engine_refuses", a.engine_refuses);
-}
-
-// One result object: the verdict fields always; with full detail the breakdown, the kernel and
-// every diagnostic with its sentence (the C++ API's Analysis, so both bindings say the same).
-void write_result(std::string& o, const model::Result& r, int index, bool verdict) {
-  o += '{';
-  if (index >= 0) put_int(o, "index", index);
-  put_str(o, "name", r.name);
-  put_str(o, "status", model::status_name(r.status));
-  put_bool(o, "fits", r.fits);
-  put_str(o, "kernel", r.family);
-  put_str(o, "arch", model::arch_name(r.arch));
-  put_opt(o, "smem_bytes", opt(r.smem_bytes));
-  put_int(o, "stages", r.stages);
-  put_bool(o, "auto_stages", r.auto_stages);
-  put_int(o, "max_stages", r.max_stages);
-  put_opt(o, "max_stages_smem_bytes", opt(r.max_stages_smem));
-  put_int(o, "limit_bytes", r.limit_bytes);
-  put_opt(o, "headroom_bytes", opt(r.headroom_bytes));
-  put_int(o, "ctas_per_sm", r.ctas_per_sm);
-  if (!verdict) {
-    const Analysis a = api::to_analysis(r);
-    put_str(o, "kernel_description", a.kernel_description);
-    put_opt(o, "epilogue_smem_bytes", a.epilogue_smem_bytes);
-    put_opt(o, "mainloop_smem_bytes", a.mainloop_smem_bytes);
-    o += "\"breakdown\":{";
-    for (const Part& p : a.breakdown) put_int(o, p.component, p.bytes);
-    close_object(o);
-    o += ",\"diagnostics\":[";
-    for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
-      if (i) o += ',';
-      o += '{';
-      put_str(o, "code", a.diagnostics[i].code);
-      put_str(o, "severity", a.diagnostics[i].severity);
-      put_str(o, "message", a.diagnostics[i].message);
-      close_object(o);
-    }
-    o += "],";
-    if (!a.launches.empty()) write_launches(o, a);
-  }
-  close_object(o);
-}
-
-void write_error(std::string& o, const io::ConfigError& e) {
-  o += '{';
-  put_int(o, "index", e.index);
-  put_str(o, "status", "error");
-  put_str(o, "error", io::format_error(e));
-  put_str(o, "field", e.field);
-  if (!e.file.empty() && e.file != kLabel) put_str(o, "file", e.file);
-  close_object(o);
+// A config that cannot be read, as the CLI's `errors` list it.
+void write_error(std::string& o, io::ConfigError e) {
+  report::api::append_error(o, {analysis::Problem::Kind::input, std::move(e)});
 }
 
 // Flags a function knows; any other bit is an input error (field "flags").
@@ -259,63 +142,13 @@ int check_paths(tilefit_context* ctx, const std::vector<std::string>& paths, con
   analysis::CheckRun run = stream.head();
   Collect sink(run);
   std::size_t skipped = 0;
-  for (const std::string& path : paths) {
-    if (!io::is_folder(path)) {
-      if (!io::not_triton_table(path).empty()) {  // as the CLI: FlyDSL / XPU tables are skipped
-        ++skipped;
-        continue;
-      }
-      stream.add_file(path, sink);
-      continue;
-    }
-    std::size_t skipped_here = 0;
-    const io::FolderCounts counts = io::walk_folder(path, [&](io::FolderEntry&& f) {
-      switch (f.kind) {
-        case io::FolderEntry::Kind::json:
-          stream.add_file(f.path, sink);
-          break;
-        case io::FolderEntry::Kind::skipped:
-          ++skipped_here;
-          break;
-        case io::FolderEntry::Kind::error: {
-          io::LoadResult failed;
-          failed.errors.push_back({io::detail::printable(f.path), -1, "", "", f.message});
-          stream.add(std::move(failed), sink);
-          break;
-        }
-      }
-    });
-    skipped += counts.skipped_files(skipped_here);
-  }
-  stream.finish(sink);
+  for (const std::string& path : paths) skipped += stream.add_path(path, sink);
+  analysis::Tally tally = stream.finish(sink);
+  tally.files_skipped = skipped;
   std::string& o = ctx->out;
   o.clear();
-  o += "{\"results\":[";
-  for (std::size_t k = 0; k < run.entries.size(); ++k) {
-    if (k) o += ',';
-    const analysis::Entry& e = run.entries[k];
-    std::string one;
-    write_result(one, e.result, e.index, flags & TILEFIT_VERDICT);
-    // The file each result came from, first (shown as the CLI shows paths).
-    o += "{\"file\":";
-    io::append_json_string(o, io::detail::printable(e.file));
-    o += ',';
-    o.append(one, 1, std::string::npos);
-  }
-  o += "],\"errors\":[";
-  for (std::size_t k = 0; k < run.problems.size(); ++k) {
-    if (k) o += ',';
-    const io::ConfigError& w = run.problems[k].where;
-    o += '{';
-    put_str(o, "message", analysis::problem_text(run.problems[k]));
-    put_str(o, "field", w.field);
-    put_str(o, "file", io::detail::printable(w.file));
-    put_int(o, "index", w.index);
-    close_object(o);
-  }
-  o += "],";
-  put_int(o, "files_skipped", static_cast<long long>(skipped));
-  close_object(o);
+  report::api::append_check(
+      o, run, tally, (flags & TILEFIT_VERDICT) ? report::Profile::verdict : report::Profile::full);
   *out = o.c_str();
   if (!run.problems.empty())
     return fail(ctx,
@@ -351,7 +184,7 @@ int tilefit_target_builtin(tilefit_context* ctx, const char* arch, tilefit_targe
     if (!out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_builtin: out is NULL");
     *out = nullptr;
     const model::Limits& l = api::builtin_model_limits(nonnull(arch));
-    *out = new tilefit_target{l};
+    *out = new tilefit_target{analysis::builtin_target(l.sm)};
     return TILEFIT_OK;
   });
 }
@@ -360,8 +193,10 @@ int tilefit_target_device(tilefit_context* ctx, int device, tilefit_target** out
   return guarded(ctx, [&] {
     if (!out) return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_device: out is NULL");
     *out = nullptr;
-    const Limits l = device_limits(device);  // throws DeviceError
-    *out = new tilefit_target{api::to_model(l)};
+    device_limits(device);  // throws DeviceError, with the library's advice
+    const device::DeviceResult d = device::query_one(device);
+    if (!d) throw DeviceError(d.error().message);
+    *out = new tilefit_target{analysis::device_target(*d)};
     return TILEFIT_OK;
   });
 }
@@ -370,20 +205,9 @@ int tilefit_target_json(tilefit_context* ctx, const tilefit_target* target, cons
   return guarded(ctx, [&] {
     if (!target || !out)
       return fail(ctx, TILEFIT_ERROR_INPUT, "tilefit_target_json: target or out is NULL");
-    const model::Limits& l = target->limits;
     std::string& o = ctx->out;
     o.clear();
-    o += '{';
-    put_str(o, "arch", model::arch_name(l.sm));
-    put_int(o, "sm", l.sm);
-    put_int(o, "optin_per_block", l.optin_per_block);
-    put_int(o, "per_sm", l.per_sm);
-    put_int(o, "reserved_per_block", l.reserved_per_block);
-    put_int(o, "default_per_block", l.default_per_block);
-    put_int(o, "max_ctas_per_sm", l.max_ctas_per_sm);
-    put_int(o, "regs_per_sm", l.regs_per_sm);
-    put_int(o, "threads_per_sm", l.threads_per_sm);
-    close_object(o);
+    report::api::append_target(o, target->target);
     *out = o.c_str();
     return TILEFIT_OK;
   });
@@ -399,10 +223,10 @@ int tilefit_analyze(tilefit_context* ctx, const char* config_json, const char* a
     *out = nullptr;
     if (int rc = bad_flags(ctx, "tilefit_analyze", flags, kVerdictOnly)) return rc;
     const model::KernelConfig cfg = api::read_model_config(config_json, nonnull(arch)).config;
-    const model::Result r = model::evaluate(
-        cfg, api::builtin_model_limits(model::arch_name(cfg.arch)), detail_of(flags));
+    const analysis::Target target = analysis::builtin_target(cfg.arch);
     ctx->out.clear();
-    write_result(ctx->out, r, -1, flags & TILEFIT_VERDICT);
+    write_result(ctx->out, cfg, target, model::evaluate(cfg, target.limits, detail_of(flags)), 0,
+                 flags & TILEFIT_VERDICT);
     *out = ctx->out.c_str();
     return TILEFIT_OK;
   });
@@ -450,12 +274,13 @@ int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
         while (ei < loaded.errors.size() && loaded.errors[ei].index == idx) ++ei;
       } else {
         io::LoadedConfig& lc = loaded.configs[ci++];
-        lc.config.arch = target->limits.sm;
+        const model::Limits& limits = target->target.limits;
+        lc.config.arch = limits.sm;
         if (std::string bad = api::hip_async_copy_error(lc.config); !bad.empty()) {
           write_error(o, lc.from.error(lc.config.name, "hip_async_copy", std::move(bad)));
           continue;
         }
-        const model::Result r = model::evaluate(lc.config, target->limits, detail);
+        model::Result r = model::evaluate(lc.config, limits, detail);
         if (compact) {
           o += '[';
           o += static_cast<char>('0' + static_cast<int>(r.status));
@@ -469,7 +294,8 @@ int tilefit_analyze_batch(tilefit_context* ctx, const char* configs_json,
           o += r.max_stages_smem ? std::to_string(*r.max_stages_smem) : "null";
           o += ']';
         } else {
-          write_result(o, r, lc.index, detail == model::Detail::verdict);
+          write_result(o, lc.config, target->target, std::move(r), lc.index,
+                       detail == model::Detail::verdict);
         }
       }
     }
@@ -550,8 +376,8 @@ int tilefit_analyze_grid(tilefit_context* ctx, const char* base_json, const tile
       return fail(ctx, TILEFIT_ERROR_INPUT,
                   "tilefit_analyze_grid: tile_m, tile_n, tile_k or status is NULL");
     model::KernelConfig base =
-        api::read_model_config(base_json, model::arch_name(target->limits.sm)).config;
-    base.arch = target->limits.sm;
+        api::read_model_config(base_json, model::arch_name(target->target.limits.sm)).config;
+    base.arch = target->target.limits.sm;
     if (std::string bad = api::hip_async_copy_error(base); !bad.empty())
       return fail(ctx, TILEFIT_ERROR_INPUT, std::string(kLabel) + ": " + bad, "hip_async_copy");
     model::KernelConfig c = base;
@@ -568,7 +394,7 @@ int tilefit_analyze_grid(tilefit_context* ctx, const char* base_json, const tile
                           issues.front().field, issues.front().message};
         return fail(ctx, TILEFIT_ERROR_INPUT, io::format_error(e), issues.front().field);
       }
-      const model::Result r = model::evaluate(c, target->limits, model::Detail::verdict);
+      const model::Result r = model::evaluate(c, target->target.limits, model::Detail::verdict);
       status[i] = static_cast<signed char>(r.status);
       if (smem_bytes) smem_bytes[i] = r.smem_bytes ? *r.smem_bytes : -1;
       if (stages) stages[i] = r.stages;
@@ -591,38 +417,17 @@ int tilefit_suggest(tilefit_context* ctx, const char* config_json, const tilefit
                   "max_suggestions: " + std::to_string(max_suggestions) +
                       " is not a number of suggestions; allowed: integers 1 or more",
                   "max_suggestions");
+    const analysis::Target& t = target->target;
     model::KernelConfig cfg =
-        api::read_model_config(config_json, model::arch_name(target->limits.sm)).config;
-    const model::Result original = model::evaluate(cfg, target->limits);
+        api::read_model_config(config_json, model::arch_name(t.limits.sm)).config;
+    cfg.arch = t.limits.sm;
+    analysis::Entry e{kLabel, 0, cfg, t, model::evaluate(cfg, t.limits)};
+    std::vector<analysis::Suggestion> found;
+    if (analysis::wants_suggestions(e.result))
+      found = analysis::suggest(cfg, t.limits, e.result, static_cast<std::size_t>(max_suggestions));
     std::string& o = ctx->out;
     o.clear();
-    o += '[';
-    if (analysis::wants_suggestions(original)) {
-      const auto found = analysis::suggest(cfg, target->limits, original,
-                                           static_cast<std::size_t>(max_suggestions));
-      for (std::size_t k = 0; k < found.size(); ++k) {
-        if (k) o += ',';
-        const analysis::Suggestion& s = found[k];
-        o += '{';
-        put_int(o, "distance", s.distance);
-        put_int(o, "saved_bytes", s.saved_bytes);
-        o += "\"changes\":[";
-        for (std::size_t c = 0; c < s.changes.size(); ++c) {
-          if (c) o += ',';
-          o += '{';
-          put_str(o, "field", s.changes[c].field);
-          put_str(o, "from", s.changes[c].from);
-          put_str(o, "to", s.changes[c].to);
-          close_object(o);
-        }
-        o += "],\"config\":";
-        o += io::config_json(s.config);
-        o += ",\"result\":";
-        write_result(o, s.result, -1, true);
-        o += '}';
-      }
-    }
-    o += ']';
+    report::api::append_suggestions(o, e, found);
     *out = o.c_str();
     return TILEFIT_OK;
   });

@@ -3,14 +3,13 @@
 // A DIR is every JSON file under it (io::walk_folder), each read as what it is (a config file, a
 // tuned table, a list of CUTLASS kernel names); the other files are counted in one note per
 // folder and in the summary; what cannot be walked is an input error naming the path.
-// Options -> analysis::CheckStream (target rules in tilefit/analysis/target.hpp) -> a streamed
-// report (report::CheckWriter).
+// Options -> analysis::CheckStream (target rules in tilefit/analysis/target.hpp; files and folders
+// through CheckStream::add_path, as the C ABI reads them) -> a streamed report
+// (report::CheckWriter).
 #include <memory>
 
 #include "cli/command_options.hpp"
 #include "tilefit/analysis/check.hpp"
-#include "io/text_checks.hpp"
-#include "tilefit/io/folder.hpp"
 #include "tilefit/io/load.hpp"
 #include "tilefit/report/budget_svg.hpp"
 #include "tilefit/report/check_report.hpp"
@@ -45,21 +44,6 @@ class Sink final : public analysis::CheckSink {
   EngineUse& engines_;
 };
 
-/// What a folder walk did not read, as one note ("3 files that are not JSON (no .json name), 1
-/// path to a file or folder read already"), "" when it read everything.
-std::string folder_note(const io::FolderCounts& n) {
-  std::string out;
-  auto part = [&out](std::size_t count, const char* one, const char* many, const char* what) {
-    if (count == 0) return;
-    out +=
-        (out.empty() ? "" : ", ") + std::to_string(count) + " " + (count == 1 ? one : many) + what;
-  };
-  part(n.not_json, "file that is", "files that are", " not JSON (no .json name)");
-  part(n.not_regular, "entry that is", "entries that are", " not a regular file");
-  part(n.seen_before, "path that leads", "paths that lead", " to a file or folder read already");
-  return out;
-}
-
 void run_check(const CheckOptions& opt, CliContext& ctx) {
   const analysis::TargetRequest request = opt.target.request();
   const report::Format format = report::format_named(opt.format);
@@ -87,37 +71,8 @@ void run_check(const CheckOptions& opt, CliContext& ctx) {
   std::size_t skipped = 0;
   for (const std::string& file : opt.files) {
     if (sink.stopped()) break;
-    if (file == "-" || !io::is_folder(file)) {
-      if (std::string why = io::not_triton_table(file); !why.empty() && file != "-") {
-        ++skipped;
-        ctx.notes.push_back(io::detail::printable(file) + ": skipped: " + why);
-        continue;
-      }
-      stream.add_file(file, sink);
-      continue;
-    }
-    std::size_t skipped_here = 0;
-    const io::FolderCounts counts = io::walk_folder(file, [&](io::FolderEntry&& f) {
-      if (sink.stopped()) return;
-      switch (f.kind) {
-        case io::FolderEntry::Kind::json:
-          stream.add_file(f.path, sink);
-          break;
-        case io::FolderEntry::Kind::skipped:
-          ++skipped_here;
-          ctx.notes.push_back(io::detail::printable(f.path) + ": skipped: " + f.message);
-          break;
-        case io::FolderEntry::Kind::error: {
-          io::LoadResult failed;
-          failed.errors.push_back({io::detail::printable(f.path), -1, "", "", f.message});
-          stream.add(std::move(failed), sink);
-          break;
-        }
-      }
-    });
-    skipped += counts.skipped_files(skipped_here);
-    if (std::string note = folder_note(counts); !note.empty())
-      ctx.notes.push_back(io::detail::printable(file) + ": skipped " + note);
+    skipped += stream.add_path(file, sink,
+                               [&ctx](std::string note) { ctx.notes.push_back(std::move(note)); });
   }
   analysis::Tally tally = stream.finish(sink);
   tally.files_skipped = skipped;

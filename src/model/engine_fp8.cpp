@@ -113,14 +113,16 @@ Field engine_fusion(const KernelConfig& cfg, long long cta_n) {
       {scale, array_aligned(Component::BiasRow, bits_to_bytes(Bytes{bits(cfg.d)} * cta_n))});
 }
 
-std::string engine_fusion_text(const KernelConfig& cfg, long long cta_n) {
-  if (cfg.op != EngineOp::ScaledMm) return "empty fusion (1 B)";
-  std::string s = "Sm90RowBroadcast scale row " + std::to_string(round_up(4 * cta_n, 16)) + " B";
+void engine_fusion_text(KernelDescription& k, const KernelConfig& cfg, long long cta_n) {
+  if (cfg.op != EngineOp::ScaledMm) {
+    k.add(KernelText::engine_fusion_empty);
+    return;
+  }
+  k.add(KernelText::engine_fusion_scale_row).bytes("bytes", round_up(4 * cta_n, 16));
   if (cfg.bias == Bias::Row)
-    s += " + bias row " + std::to_string(round_up(bits_to_bytes(Bytes{bits(cfg.d)} * cta_n), 16)) +
-         " B";
-  if (cfg.bias == Bias::Column) s += " (column bias: Sm90ColBroadcast, no storage)";
-  return s;
+    k.add(KernelText::engine_fusion_bias_row)
+        .bytes("bytes", round_up(bits_to_bytes(Bytes{bits(cfg.d)} * cta_n), 16));
+  if (cfg.bias == Bias::Column) k.add(KernelText::engine_fusion_column_bias);
 }
 
 void engine_common_checks(const KernelConfig& cfg, Findings& why) {
@@ -221,11 +223,12 @@ Diagnostic engine_claim_reason(const KernelConfig& cfg, int sm) {
       .name("op", engine_op_name(cfg.op));
 }
 
-std::string engine_entry_point(const KernelConfig& cfg) {
+void engine_entry_point(KernelDescription& k, const KernelConfig& cfg) {
   const bool vllm = cfg.launcher == Launcher::Vllm;
   if (cfg.op == EngineOp::BlockwiseFp8)
-    return vllm ? "vLLM cutlass_scaled_mm (blockwise)" : "SGLang fp8_blockwise_scaled_mm";
-  return vllm ? "vLLM cutlass_scaled_mm" : "SGLang fp8_scaled_mm";
+    k.add(vllm ? KernelText::engine_vllm_blockwise : KernelText::engine_sglang_blockwise);
+  else
+    k.add(vllm ? KernelText::engine_vllm_scaled_mm : KernelText::engine_sglang_scaled_mm);
 }
 
 void note_c_from_launcher(Findings& why, const KernelConfig& cfg, DType c, bool reuse_smem_c) {

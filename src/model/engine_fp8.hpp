@@ -85,10 +85,12 @@ class EngineFamily : public Base {
   }
 };
 
-/// "vLLM cutlass_scaled_mm" / "SGLang fp8_blockwise_scaled_mm" (for `cutlass_kernel`).
-std::string engine_entry_point(const KernelConfig& cfg);
+/// Appends the engine's entry point to `k` ("vLLM cutlass_scaled_mm: ", "SGLang
+/// fp8_blockwise_scaled_mm: ").
+void engine_entry_point(KernelDescription& k, const KernelConfig& cfg);
 
-/// "scale row 512 B + bias row 256 B" / "no fusion storage" (for `cutlass_kernel`).
-std::string engine_fusion_text(const KernelConfig& cfg, long long cta_n);
+/// Appends the fusion's storage to `k` ("Sm90RowBroadcast scale row 512 B + bias row 256 B",
+/// "empty fusion (1 B)").
+void engine_fusion_text(KernelDescription& k, const KernelConfig& cfg, long long cta_n);
 
 }  // namespace tilefit::model

@@ -58,8 +58,6 @@ Bytes sm100_swizzle_alignment(bool mn_major, int elem_bits, long long mn_extent,
   return 0;
 }
 
-std::string n(long long x) { return std::to_string(x); }
-
 }  // namespace
 
 Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx,
@@ -274,7 +272,7 @@ Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext
   return e;
 }
 
-std::string sm100_epilogue_name(const KernelConfig& cfg, const Sm100Epilogue& e) {
+void sm100_epilogue_name(KernelDescription& k, const KernelConfig& cfg, const Sm100Epilogue& e) {
   const EpilogueStorage& s = e.storage;
   const char* sm = e.two_sm ? "2Sm" : "1Sm";
   const bool nosmem = s.kind != EpilogueStorage::Kind::Tma;
@@ -283,18 +281,25 @@ std::string sm100_epilogue_name(const KernelConfig& cfg, const Sm100Epilogue& e)
           ? std::string(s.ptr_array ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") +
                 sm
           : std::string(s.ptr_array ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") + sm;
-  if (nosmem)
-    return schedule + " (no shared-memory epilogue: " +
-           (s.kind == EpilogueStorage::Kind::NoSmemSm100Legacy
-                ? "empty SharedStorage, 1 B"
-                : "fusion 1 B + empty array_aligned 16 B = 32 B") +
-           ")";
+  if (nosmem) {
+    k.add(s.kind == EpilogueStorage::Kind::NoSmemSm100Legacy
+              ? KernelText::sm100_nosmem_epilogue_legacy
+              : KernelText::sm100_nosmem_epilogue)
+        .name("schedule", schedule);
+    return;
+  }
   const bool void_c = cfg.c == DType::Void;
-  return schedule + ", epilogue tile " + n(s.epi_m) + "x" + n(s.epi_n) + ", StagesC " +
-         n(s.stages_c) + " StagesD " + n(s.stages_d) +
-         (s.reuse_smem_c ? ", C/D share smem (ReuseSmemC)" : "") + ", swizzle align " +
-         n(std::max(void_c ? Bytes{0} : s.align_c, s.align_d)) +
-         (e.blockscale_out ? ", LinCombBlockScaleFactor<" + n(cfg.epilogue.sf_vec) + ">" : "");
+  k.add(KernelText::sm100_tma_epilogue)
+      .name("schedule", schedule)
+      .integer("epi_m", s.epi_m)
+      .integer("epi_n", s.epi_n)
+      .integer("stages_c", s.stages_c)
+      .integer("stages_d", s.stages_d);
+  if (s.reuse_smem_c) k.add(KernelText::sm100_reuse_smem_c);
+  k.add(KernelText::sm100_swizzle_align)
+      .bytes("align", std::max(void_c ? Bytes{0} : s.align_c, s.align_d));
+  if (e.blockscale_out)
+    k.add(KernelText::sm100_blockscale_out).integer("sf_vec", cfg.epilogue.sf_vec);
 }
 
 }  // namespace tilefit::model

@@ -13,6 +13,7 @@
 #include "epilogue_storage.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/kernel_text.hpp"
 
 namespace tilefit::model {
 
@@ -62,7 +63,8 @@ struct Sm100EpilogueContext {
 Sm100Epilogue sm100_epilogue(const KernelConfig& cfg, const Sm100EpilogueContext& ctx,
                              Findings& why);
 
-/// "TmaWarpSpecialized1Sm, epilogue tile 128x64, StagesC 4 StagesD 2, ..." for `cutlass_kernel`.
-std::string sm100_epilogue_name(const KernelConfig& cfg, const Sm100Epilogue& e);
+/// Appends the epilogue's parts to `k` ("TmaWarpSpecialized1Sm, epilogue tile 128x64, StagesC 4
+/// StagesD 2, ..." in `kernel_description`).
+void sm100_epilogue_name(KernelDescription& k, const KernelConfig& cfg, const Sm100Epilogue& e);
 
 }  // namespace tilefit::model

@@ -11,8 +11,6 @@ namespace {
 /// (sm120_builder.inl:117-143; float_subbyte.h:389-399), fp4 packed, void 0.
 int smem_bits(DType t) { return bits(t) == 6 ? 8 : bits(t); }
 
-std::string num(long long v) { return std::to_string(v); }
-
 bool trtllm(EpilogueVariant v) {
   return v == EpilogueVariant::TrtllmDefault || v == EpilogueVariant::Finalize;
 }
@@ -100,22 +98,27 @@ EpilogueStorage sm120_epilogue(const KernelConfig& cfg, Findings& why) {
   return e;
 }
 
-std::string sm120_epilogue_name(const KernelConfig& cfg, const EpilogueStorage& e) {
+void sm120_epilogue_name(KernelDescription& k, const KernelConfig& cfg, const EpilogueStorage& e) {
+  k.add(KernelText::epilogue_tile)
+      .name("epilogue", cfg.grouped ? "Sm120PtrArrayTmaWarpSpecialized" : "Sm120TmaWarpSpecialized")
+      .integer("epi_m", e.epi_m)
+      .integer("epi_n", e.epi_n);
+  k.add(KernelText::epilogue_stages)
+      .integer("stages_c", e.stages_c)
+      .integer("stages_d", e.stages_d);
+  if (e.reuse_smem_c) k.add(KernelText::reuse_smem_c);
   const EpilogueVariant v = cfg.epilogue.variant;
-  std::string fusion = "LinearCombination";
   if (v == EpilogueVariant::BlockScaleOut) {
-    fusion = sm120_cd_column_major(cfg)
-                 ? "LinCombBlockScaleFactor (Sm120BlockScaleFactorColStore, 128 B)"
-                 : "LinCombBlockScaleFactor (Sm120BlockScaleFactorRowStore, 256 B)";
+    k.add(sm120_cd_column_major(cfg) ? KernelText::sm120_fusion_sf_col
+                                     : KernelText::sm120_fusion_sf_row);
   } else if (v == EpilogueVariant::Finalize) {
     const Bytes per = cfg.swap_ab ? 4 : bits(cfg.d) / 8;
-    fusion = std::string("TRT-LLM finalize scatter (") +
-             (cfg.swap_ab ? "fp32 router scales, " : "bias row, ") + num(cfg.n * per) +
-             " B; the C stages are allocated but never read, D is the scatter's scratch)";
+    k.add(cfg.swap_ab ? KernelText::sm120_fusion_finalize_router
+                      : KernelText::sm120_fusion_finalize_bias)
+        .bytes("bytes", cfg.n * per);
+  } else {
+    k.add(KernelText::sm120_fusion_linear);
   }
-  return std::string(cfg.grouped ? "Sm120PtrArrayTmaWarpSpecialized" : "Sm120TmaWarpSpecialized") +
-         " epilogue " + num(e.epi_m) + "x" + num(e.epi_n) + ", StagesC " + num(e.stages_c) +
-         ", StagesD " + num(e.stages_d) + (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", " + fusion;
 }
 
 }  // namespace tilefit::model

@@ -8,6 +8,7 @@
 #include "epilogue_storage.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/kernel_text.hpp"
 
 namespace tilefit::model {
 
@@ -33,8 +34,9 @@ namespace tilefit::model {
 /// (the output type); swap_ab makes C/D column-major.
 EpilogueStorage sm120_epilogue(const KernelConfig& cfg, Findings& why);
 
-/// "Sm120TmaWarpSpecialized epilogue 64x32, StagesC 3, StagesD 2, ReuseSmemC, LinearCombination".
-std::string sm120_epilogue_name(const KernelConfig& cfg, const EpilogueStorage& e);
+/// Appends the epilogue's parts to `k` ("Sm120TmaWarpSpecialized epilogue 64x32, StagesC 3,
+/// StagesD 2, ReuseSmemC, LinearCombination").
+void sm120_epilogue_name(KernelDescription& k, const KernelConfig& cfg, const EpilogueStorage& e);
 
 /// True when the C/D of `cfg` are column-major (layout letter 'n', or TRT-LLM swap_ab).
 bool sm120_cd_column_major(const KernelConfig& cfg);

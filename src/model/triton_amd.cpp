@@ -340,48 +340,66 @@ Plan plan(const KernelConfig& cfg, const KernelTraits& k, bool explain, Findings
     });
   }
   if (explain && p.sizes_known && d.amd_fma) {
-    p.kernel = std::string("FMA dot (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
-               ", no MFMA instruction fits): fp8 operands cast to f32, nothing multi-buffered; "
-               "A " +
-               std::to_string(d.amd_fma_a) + " B, B " + std::to_string(d.amd_fma_b) +
-               " B through LDS, epilogue conversion " + std::to_string(d.amd_fma_c) + " B";
+    p.kernel.add(KernelText::amd_fma_dot)
+        .name("cdna", arch == kGfx950 ? "CDNA4" : "CDNA3")
+        .bytes("a_bytes", d.amd_fma_a)
+        .bytes("b_bytes", d.amd_fma_b)
+        .bytes("c_bytes", d.amd_fma_c);
   } else if (explain && p.sizes_known) {
     const int nbuf = async ? p.stages : p.stages - 1;
-    p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
-               (async ? "async copy: " : "register prefetch: ") + std::to_string(nbuf) +
-               (nbuf == 1 ? " LDS buffer" : " LDS buffers") +
-               (k.tma ? " of A, B prefetched in registers (tensor descriptors rewritten to "
-                        "pointer loads; "
-                      : " of A and B (") +
-               (d.a_pad_bytes || d.b_pad_bytes ? "padded shared" : "swizzled shared") + ")";
-    if (p.stages < 2)
-      p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
-                 "), num_stages 1: no pipelining";
+    const char* cdna = arch == kGfx950 ? "CDNA4" : "CDNA3";
+    KernelDescription& t = p.kernel;
+    auto buffers = [&] {
+      t.add(async ? KernelText::amd_async_copy : KernelText::amd_register_prefetch);
+      t.add(nbuf == 1 ? KernelText::amd_lds_buffer : KernelText::amd_lds_buffers)
+          .integer("buffers", nbuf);
+    };
+    // Each description below replaces the one before when its case applies.
+    t.clear();
+    t.add(KernelText::amd_mfma).name("cdna", cdna);
+    buffers();
+    t.add(k.tma ? KernelText::amd_of_a_b_tma : KernelText::amd_of_a_b);
+    t.add(d.a_pad_bytes || d.b_pad_bytes ? KernelText::amd_padded : KernelText::amd_swizzled);
+    if (p.stages < 2) {
+      t.clear();
+      t.add(KernelText::amd_no_pipelining).name("cdna", cdna);
+    }
     const bool tma_pipelined = d.amd_tma && operand_pipelined(d, 0, p.stages);
-    if (tma_pipelined && d.amd_tma_b_lds)
-      p.kernel = std::string("MFMA (CDNA4), ") + (async ? "async copy: " : "register prefetch: ") +
-                 std::to_string(nbuf) + (nbuf == 1 ? " LDS buffer" : " LDS buffers") +
-                 " of A and B (tensor descriptors rewritten to pointer loads; MFMA warps along "
-                 "M: B replicated across warps, staged in LDS)";
-    if (d.amd_tma && !tma_pipelined)
-      p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") +
-                 "), tensor descriptors rewritten to pointer loads, nothing pipelined: A " +
-                 std::to_string(d.a_tile) + " B through LDS, B's layout conversion " +
-                 std::to_string(d.amd_tma_b_cvt) + " B";
+    if (tma_pipelined && d.amd_tma_b_lds) {
+      t.clear();
+      t.add(KernelText::amd_mfma).name("cdna", "CDNA4");
+      buffers();
+      t.add(KernelText::amd_of_a_b_tma_b_lds);
+    }
+    if (d.amd_tma && !tma_pipelined) {
+      t.clear();
+      t.add(KernelText::amd_tma_unpipelined)
+          .name("cdna", cdna)
+          .bytes("a_bytes", d.a_tile)
+          .bytes("cvt_bytes", d.amd_tma_b_cvt);
+    }
     const bool a_loop = !operand_pipelined(d, 0, p.stages),
                b_loop = !operand_pipelined(d, 1, p.stages);
     if (!k.tma && (a_loop || b_loop)) {
-      p.kernel += "; left in the loop:";
-      if (a_loop) p.kernel += d.a_reg_smem == 1 ? " A (through LDS)" : " A (in registers)";
-      if (b_loop) p.kernel += d.b_reg_smem == 1 ? " B (through LDS)" : " B (in registers)";
+      t.add(KernelText::amd_left_in_loop);
+      if (a_loop)
+        t.add(d.a_reg_smem == 1 ? KernelText::amd_loop_lds : KernelText::amd_loop_registers)
+            .name("operand", "A");
+      if (b_loop)
+        t.add(d.b_reg_smem == 1 ? KernelText::amd_loop_lds : KernelText::amd_loop_registers)
+            .name("operand", "B");
     }
-    if (d.scale_cvt > 0) p.kernel += ", scale conversion " + std::to_string(d.scale_cvt) + " B";
-    if (d.b_dequant_bits > 0)
-      p.kernel = std::string("MFMA (") + (arch == kGfx950 ? "CDNA4" : "CDNA3") + "), " +
-                 std::to_string(nbuf) + (nbuf == 1 ? " LDS buffer" : " LDS buffers") + " of A" +
-                 (d.amd_raw_b_stage ? ", of the int8 weight" : "") +
-                 (d.amd_scale_stage ? ", of b_scale" : "") +
-                 (d.amd_dequant_once ? "; the dequantised B stored once per iteration" : "");
+    if (d.scale_cvt > 0) t.add(KernelText::triton_scale_conversion).bytes("bytes", d.scale_cvt);
+    if (d.b_dequant_bits > 0) {
+      t.clear();
+      t.add(KernelText::amd_mfma).name("cdna", cdna);
+      t.add(nbuf == 1 ? KernelText::amd_lds_buffer : KernelText::amd_lds_buffers)
+          .integer("buffers", nbuf);
+      t.add(KernelText::amd_of_a);
+      if (d.amd_raw_b_stage) t.add(KernelText::amd_of_int8_weight);
+      if (d.amd_scale_stage) t.add(KernelText::amd_of_b_scale);
+      if (d.amd_dequant_once) t.add(KernelText::amd_dequant_once);
+    }
   }
   p.state.store(d);
   p.take(std::move(why));

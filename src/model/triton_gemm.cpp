@@ -733,49 +733,67 @@ template Sizes triton_storage<Extent>(const Decisions&, int);
 
 namespace {
 
-/// The kernel as Triton compiles it, in a few words (Result::kernel).
-std::string describe(const Decisions& d, int stages) {
+/// The kernel as Triton compiles it, in a few typed parts (Result::kernel).
+KernelDescription describe(const Decisions& d, int stages) {
   const bool a_pipe = stages > 1 && d.a_can_pipeline, b_pipe = stages > 1 && d.b_can_pipeline;
   const bool async = d.version == 5 && stages > 1 && ((a_pipe && b_pipe) || !d.fp8_block);
   const int nbuf = d.version == 3 ? stages : d.version == 5 && async ? stages : stages - 1;
-  std::string s = d.swap_ab ? "SWAP_AB (the dot is [BN, BK] x [BK, BM]); " : "";
-  const std::string warps = std::to_string(d.warps_m) + "x" + std::to_string(d.warps_n);
-  if (d.version == 2)
-    s += "mma v2 (mma.sync" + std::string(d.fp8_promoted ? ", fp8 promoted to f16" : "") +
-         std::string(d.int8 ? ", s8 x s8 -> s32" : "") + ", warps " + warps + ")";
-  else if (d.version == 3)
-    s += "wgmma (mma v3, n " + std::to_string(d.instr_n) + ", warps " + warps + ")";
-  else
-    s += std::string("tcgen05 (mma v5, ") + (async ? "asynchronous" : "synchronous") + ")";
+  KernelDescription s;
+  if (d.swap_ab) s.add(KernelText::triton_swap_ab);
+  if (d.version == 2) {
+    s.add(KernelText::triton_mma_v2);
+    if (d.fp8_promoted) s.add(KernelText::triton_fp8_promoted);
+    if (d.int8) s.add(KernelText::triton_int8);
+    s.add(KernelText::triton_warps_close)
+        .integer("warps_m", d.warps_m)
+        .integer("warps_n", d.warps_n);
+  } else if (d.version == 3) {
+    s.add(KernelText::triton_mma_v3)
+        .integer("instr_n", d.instr_n)
+        .integer("warps_m", d.warps_m)
+        .integer("warps_n", d.warps_n);
+  } else {
+    s.add(async ? KernelText::triton_mma_v5_async : KernelText::triton_mma_v5_sync);
+  }
   auto operand = [&](const char* name, bool pipe, bool reg_smem) {
-    if (pipe) return std::to_string(nbuf) + (nbuf == 1 ? " buffer of " : " buffers of ") + name;
-    if (!reg_smem) return std::string(name) + " in registers";
-    if (async) return "2 copies of " + std::string(name) + " (not pipelined)";
-    return std::string(name) + " staged per iteration (not pipelined)";
+    if (pipe)
+      s.add(nbuf == 1 ? KernelText::triton_operand_buffer : KernelText::triton_operand_buffers)
+          .integer("buffers", nbuf)
+          .name("operand", name);
+    else if (!reg_smem)
+      s.add(KernelText::triton_operand_registers).name("operand", name);
+    else if (async)
+      s.add(KernelText::triton_operand_copies).name("operand", name);
+    else
+      s.add(KernelText::triton_operand_staged).name("operand", name);
   };
   if (d.b_dequant_bits > 0) {
-    const std::string weight = d.b_dequant_bits == 4 ? "int4" : "int8";
-    s += std::string(a_pipe ? ", cp.async: " : ", ") +
-         operand("A", a_pipe, a_pipe || reg_smem(d, 0)) + ", B dequantised from " + weight +
-         " weights (" +
-         (b_pipe ? std::to_string(stages - 1) + (stages == 2 ? " buffer" : " buffers") +
-                       " of the weight"
-                 : "the weight in registers") +
-         ") and staged per iteration";
-  } else if (a_pipe && b_pipe)
-    s += ", cp.async: " + std::to_string(nbuf) + (nbuf == 1 ? " buffer" : " buffers") +
-         " of A and B";
-  else
-    s += std::string(a_pipe || b_pipe ? ", cp.async: " : ", ") +
-         operand("A", a_pipe, a_pipe || reg_smem(d, 0)) + ", " +
-         operand("B", b_pipe, b_pipe || reg_smem(d, 1));
-  if (d.version == 5) s += async ? ", 2 mbarriers" : ", 1 mbarrier";
-  if (d.fp8_block) {
-    if (async) s += ", b_scale buffer " + std::to_string(d.b_scale_buffer) + " B";
-    const Bytes a = d.a_scale_cvt, b = async ? 0 : b_scale_cvt(d);
-    if (a > 0 || b > 0) s += ", scale conversion " + std::to_string(std::max(a, b)) + " B";
+    s.add(a_pipe ? KernelText::triton_cp_async : KernelText::then_comma);
+    operand("A", a_pipe, a_pipe || reg_smem(d, 0));
+    s.add(KernelText::triton_dequant_open).name("weight", d.b_dequant_bits == 4 ? "int4" : "int8");
+    if (b_pipe)
+      s.add(stages == 2 ? KernelText::triton_weight_buffer : KernelText::triton_weight_buffers)
+          .integer("buffers", stages - 1);
+    else
+      s.add(KernelText::triton_weight_registers);
+    s.add(KernelText::triton_dequant_close);
+  } else if (a_pipe && b_pipe) {
+    s.add(nbuf == 1 ? KernelText::triton_ab_buffer : KernelText::triton_ab_buffers)
+        .integer("buffers", nbuf);
+  } else {
+    s.add(a_pipe || b_pipe ? KernelText::triton_cp_async : KernelText::then_comma);
+    operand("A", a_pipe, a_pipe || reg_smem(d, 0));
+    s.add(KernelText::then_comma);
+    operand("B", b_pipe, b_pipe || reg_smem(d, 1));
   }
-  if (d.epilogue_cvt > 0) s += "; epilogue conversion " + std::to_string(d.epilogue_cvt) + " B";
+  if (d.version == 5) s.add(async ? KernelText::triton_mbarriers_2 : KernelText::triton_mbarrier_1);
+  if (d.fp8_block) {
+    if (async) s.add(KernelText::triton_b_scale_buffer).bytes("bytes", d.b_scale_buffer);
+    const Bytes a = d.a_scale_cvt, b = async ? 0 : b_scale_cvt(d);
+    if (a > 0 || b > 0) s.add(KernelText::triton_scale_conversion).bytes("bytes", std::max(a, b));
+  }
+  if (d.epilogue_cvt > 0)
+    s.add(KernelText::triton_epilogue_conversion).bytes("bytes", d.epilogue_cvt);
   return s;
 }
 

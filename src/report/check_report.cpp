@@ -80,7 +80,7 @@ std::string under_row(const analysis::Entry& e, bool breakdown, bool bars, OnceP
                        e.target.limits.reserved_per_block);
     if (!r.kernel.empty())
       out += fmt::format("    {}: {}\n", r.family.rfind("triton_", 0) == 0 ? "triton" : "cutlass",
-                         r.kernel);
+                         kernel_description(r.kernel));
     if (e.config.engine != model::EngineRelease::None)
       out += fmt::format("    engine: {}\n", engine_line(e.config.engine));
   }
@@ -464,7 +464,9 @@ ordered_json problem_json(const analysis::Problem& p) {
   return o;
 }
 
-ordered_json to_json(const analysis::CheckRun& run) {
+ordered_json to_json(const analysis::CheckRun& run) { return to_json(run, analysis::tally(run)); }
+
+ordered_json to_json(const analysis::CheckRun& run, const analysis::Tally& tally) {
   ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["tool"] = "tilefit";
@@ -475,7 +477,7 @@ ordered_json to_json(const analysis::CheckRun& run) {
   ordered_json errors = ordered_json::array();
   for (const analysis::Problem& p : run.problems) errors.push_back(problem_json(p));
   j["errors"] = std::move(errors);
-  j["summary"] = summary_json(analysis::tally(run));
+  j["summary"] = summary_json(tally);
   return j;
 }
 

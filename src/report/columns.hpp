@@ -87,6 +87,9 @@ struct Column {
   JsonFns<Row> json = {};             ///< empty: not in the JSON
   bool (*shown)(const Row&) =
       nullptr;  ///< JSON: written only for the rows it is true of (null: always)
+  /// In the verdict profile (the C ABI's TILEFIT_VERDICT results: what the model computes without
+  /// the explanation); every JSON column is in the full profile.
+  bool verdict = false;
   // Table and Markdown:
   std::string_view head = {};     ///< the text table's head
   std::string_view md_head = {};  ///< the Markdown head
@@ -105,12 +108,19 @@ const Column<Row>* find_column(std::span<const Column<Row>> set, std::string_vie
   return nullptr;
 }
 
-/// Writes the JSON members of `row` for every column of `set` that is in the JSON and shown for
-/// it, in order, into the object being written (each deprecated key first, with the same value).
+/// Which of a column set's JSON columns a writer writes: all of them (the CLI's JSON, the C ABI's
+/// full results), or the verdict ones (the C ABI's TILEFIT_VERDICT results).
+enum class Profile { full, verdict };
+
+/// Writes the JSON members of `row` for every column of `set` that is in the JSON, in `profile`
+/// and shown for it, in order, into the object being written (each deprecated key first, with the
+/// same value).
 template <class Row, class Out>
-void write_members(Out& o, std::span<const Column<Row>> set, const Row& row) {
+void write_members(Out& o, std::span<const Column<Row>> set, const Row& row,
+                   Profile profile = Profile::full) {
   for (const Column<Row>& c : set) {
     if (!c.json || (c.shown && !c.shown(row))) continue;
+    if (profile == Profile::verdict && !c.verdict) continue;
     auto write = [&] {
       if constexpr (std::is_same_v<Out, emit::JsonText>)
         c.json.text(o, row);

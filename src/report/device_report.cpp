@@ -348,14 +348,12 @@ const Column<Line> kProbeColumns[] = {
 /// The columns of the probe's `boundary` (a report with one).
 const Column<ProbeReport> kBoundaryColumns[] = {
     {.key = "largest_launched_bytes",
-     .deprecated_key = "largest_launched",
      .type = T::count,
      .unit = Unit::bytes,
      .description = "the largest dynamic shared memory that launched",
      .json = json_fns<ProbeReport>(
          [](auto& o, const ProbeReport& r) { o.value(r.boundary->largest_launched); })},
     {.key = "first_refused_bytes",
-     .deprecated_key = "first_refused",
      .type = T::count,
      .unit = Unit::bytes,
      .description = "the smallest that was refused",
@@ -375,7 +373,6 @@ const Column<ProbeReport> kBoundaryColumns[] = {
      .json = json_fns<ProbeReport>(
          [](auto& o, const ProbeReport& r) { o.value(r.boundary->launches); })},
     {.key = "optin_per_block_bytes",
-     .deprecated_key = "optin_per_block",
      .type = T::count,
      .unit = Unit::bytes,
      .description = "the device's opt-in limit per block",

@@ -124,6 +124,13 @@ std::size_t value_hash(const Diagnostic& d) {
 
 }  // namespace
 
+std::string kernel_description(const model::KernelDescription& k) {
+  std::string out;
+  for (const model::KernelPart& p : k.parts())
+    out += render(model::kernel_text_template(p.text), p.values);
+  return out;
+}
+
 std::string message(const Diagnostic& d) {
   // A message depends on the code and the values only (the phrasing functions too), and the
   // results of one table repeat the same diagnostics on every entry and architecture: the last

@@ -46,10 +46,10 @@ ordered_json diagnostic_json(const model::Diagnostic& d) {
     const std::string key(v.key);
     switch (v.kind) {
       case model::ValueKind::bytes:
-        j[key] = v.number;
         // The house rule: a byte count's key ends in _bytes. A value the model names otherwise
-        // ("smem") also goes under "<key>_bytes" (the old key is kept for one schema version).
-        if (!key.ends_with("_bytes") && !has_value(d, key + "_bytes")) j[key + "_bytes"] = v.number;
+        // ("builder_capacity") goes under "<key>_bytes" (schema version 2 had the old key too).
+        j[key.ends_with("_bytes") || has_value(d, key + "_bytes") ? key : key + "_bytes"] =
+            v.number;
         break;
       case model::ValueKind::integer:
       case model::ValueKind::stages:

@@ -7,7 +7,6 @@ using T = ColumnType;
 
 const Column<model::Limits> kLimitColumns[] = {
     {.key = "optin_per_block_bytes",
-     .deprecated_key = "optin_per_block",
      .type = T::count,
      .unit = Unit::bytes,
      .description =
@@ -15,13 +14,11 @@ const Column<model::Limits> kLimitColumns[] = {
      .json = json_fns<model::Limits>(
          [](auto& o, const model::Limits& l) { o.value(l.optin_per_block); })},
     {.key = "per_sm_bytes",
-     .deprecated_key = "per_sm",
      .type = T::count,
      .unit = Unit::bytes,
      .description = "the shared memory of an SM (cudaDevAttrMaxSharedMemoryPerMultiprocessor)",
      .json = json_fns<model::Limits>([](auto& o, const model::Limits& l) { o.value(l.per_sm); })},
     {.key = "reserved_per_block_bytes",
-     .deprecated_key = "reserved_per_block",
      .type = T::count,
      .unit = Unit::bytes,
      .description = "the shared memory the system reserves per block "
@@ -29,7 +26,6 @@ const Column<model::Limits> kLimitColumns[] = {
      .json = json_fns<model::Limits>(
          [](auto& o, const model::Limits& l) { o.value(l.reserved_per_block); })},
     {.key = "default_per_block_bytes",
-     .deprecated_key = "default_per_block",
      .type = T::count,
      .unit = Unit::bytes,
      .description = "the shared memory a block gets without opting in",

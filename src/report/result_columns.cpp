@@ -46,7 +46,7 @@ std::string stages_cell(const model::Result& r) {
 }
 
 /// A diagnostic as report::diagnostic_json builds it ({"code", "severity", "message", then each
-/// value; a byte value whose key lacks "_bytes" also under "<key>_bytes"), written straight
+/// value; a byte value whose key lacks "_bytes" under "<key>_bytes"), written straight
 /// through `o` (no tree built, then serialized: that was a sixth of `check --format json`'s
 /// instructions over the engines' tuned folders). A diagnostic whose keys would repeat (the
 /// tree keeps the first place and the last value) goes through the tree.
@@ -67,17 +67,19 @@ void diagnostic_object(Out& o, const model::Diagnostic& d) {
   o.key("severity"), o.value(model::severity_name(d.severity));
   o.key("message"), o.value(message(d));
   for (const model::DiagValue& v : vs) {
-    o.key(v.key);
+    if (v.kind == model::ValueKind::bytes && !v.key.ends_with("_bytes")) {
+      // "<key>_bytes" (the house rule), unless the diagnostic has a value of that name too.
+      const std::string alias = std::string(v.key) + "_bytes";
+      bool taken = false;
+      for (const model::DiagValue& w : vs) taken = taken || w.key == alias;
+      o.key(taken ? std::string_view(v.key) : std::string_view(alias));
+    } else {
+      o.key(v.key);
+    }
     switch (v.kind) {
-      case model::ValueKind::bytes: {
+      case model::ValueKind::bytes:
         o.value(static_cast<long long>(v.number));
-        if (v.key.ends_with("_bytes")) break;
-        const std::string alias = std::string(v.key) + "_bytes";
-        bool taken = false;
-        for (const model::DiagValue& w : vs) taken = taken || w.key == alias;
-        if (!taken) o.key(alias), o.value(static_cast<long long>(v.number));
         break;
-      }
       case model::ValueKind::integer:
       case model::ValueKind::stages:
         o.value(static_cast<long long>(v.number));
@@ -97,6 +99,7 @@ const ResultColumn kResultColumns[] = {
     {.key = "name",
      .description = "the config's name",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.name); }),
+     .verdict = true,
      .head = "NAME",
      .md_head = "name",
      .cell = [](const Entry& e) { return e.result.name; },
@@ -105,12 +108,14 @@ const ResultColumn kResultColumns[] = {
     {.key = "file",
      .description = "the file it was read from",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.file); }),
+     .verdict = true,
      .csv = "file",
      .csv_field = [](CsvCell<Entry>& c) { append_csv_field(c.out, csv_text(c.row.file)); }},
     {.key = "index",
      .type = T::count,
      .description = "its position in that file (from 0)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.index); }),
+     .verdict = true,
      .csv = "index",
      .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.index); }},
     {.key = "kernel",
@@ -122,6 +127,7 @@ const ResultColumn kResultColumns[] = {
        else
          o.value(std::string_view(e.result.family));
      }),
+     .verdict = true,
      .head = "KERNEL",
      .md_head = "kernel",
      .cell =
@@ -135,9 +141,11 @@ const ResultColumn kResultColumns[] = {
      .json = json_fns<Entry>([](auto& o, const Entry& e) {
        o.value(e.result.family_reason ? message(*e.result.family_reason) : std::string());
      })},
-    {.key = "cutlass_kernel",
-     .description = "the CUTLASS or Triton kernel and epilogue the config maps to",
-     .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.kernel); })},
+    {.key = "kernel_description",
+     .deprecated_key = "cutlass_kernel",
+     .description = "the CUTLASS or Triton kernel and epilogue the config maps to, in words",
+     .json = json_fns<Entry>(
+         [](auto& o, const Entry& e) { o.value(kernel_description(e.result.kernel)); })},
     {.key = "engine",
      .type = T::engine,
      .description =
@@ -159,6 +167,7 @@ const ResultColumn kResultColumns[] = {
      .description = "the architecture it was checked for",
      .json =
          json_fns<Entry>([](auto& o, const Entry& e) { o.value(model::arch_name(e.result.arch)); }),
+     .verdict = true,
      .head = "ARCH",
      .md_head = "arch",
      .cell =
@@ -209,12 +218,14 @@ const ResultColumn kResultColumns[] = {
     {.key = "fits",
      .type = T::boolean,
      .description = "true when it fits at `stages`",
-     .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.fits); })},
+     .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.fits); }),
+     .verdict = true},
     {.key = "status",
      .type = T::status,
      .description = "fits, does_not_fit or invalid",
      .json = json_fns<Entry>(
          [](auto& o, const Entry& e) { o.value(model::status_name(e.result.status)); }),
+     .verdict = true,
      .head = "VERDICT",
      .md_head = "verdict",
      .cell = [](const Entry& e) { return verdict_text(e.result.status); },
@@ -224,6 +235,7 @@ const ResultColumn kResultColumns[] = {
      .type = T::integer,
      .description = "the pipeline stages built (the builder's pick when auto)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.stages); }),
+     .verdict = true,
      .head = "STAGES",
      .md_head = "stages",
      .align = A::right,
@@ -234,12 +246,14 @@ const ResultColumn kResultColumns[] = {
      .type = T::boolean,
      .description = "true when the stage count is the builder's pick",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.auto_stages); }),
+     .verdict = true,
      .csv = "auto_stages",
      .csv_field = [](CsvCell<Entry>& c) { c.out += c.row.result.auto_stages ? "true" : "false"; }},
     {.key = "max_stages",
      .type = T::count,
      .description = "the largest stage count that fits (0: none)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.max_stages); }),
+     .verdict = true,
      .head = "MAX",
      .md_head = "max",
      .align = A::right,
@@ -253,6 +267,7 @@ const ResultColumn kResultColumns[] = {
      .description = "the shared memory at max_stages",
      .json =
          json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.max_stages_smem); }),
+     .verdict = true,
      .csv = "max_stages_smem_bytes",
      .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.max_stages_smem); }},
     {.key = "smem_bytes",
@@ -261,6 +276,7 @@ const ResultColumn kResultColumns[] = {
      .nullable = true,
      .description = "the dynamic shared memory the kernel requests at `stages`",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.smem_bytes); }),
+     .verdict = true,
      .head = "SMEM / LIMIT (B)",
      .md_head = "smem / limit (B)",
      .align = A::right,
@@ -277,6 +293,7 @@ const ResultColumn kResultColumns[] = {
      .unit = Unit::bytes,
      .description = "the shared memory a block may have on the target (its opt-in limit)",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.limit_bytes); }),
+     .verdict = true,
      .csv = "limit_bytes",
      .csv_field = [](CsvCell<Entry>& c) { num(c.out, c.row.result.limit_bytes); }},
     {.key = "headroom_bytes",
@@ -286,6 +303,7 @@ const ResultColumn kResultColumns[] = {
      .description = "limit_bytes - smem_bytes (negative when over)",
      .json =
          json_fns<Entry>([](auto& o, const Entry& e) { opt_value(o, e.result.headroom_bytes); }),
+     .verdict = true,
      .head = "HEADROOM",
      .md_head = "headroom",
      .align = A::right,
@@ -299,6 +317,7 @@ const ResultColumn kResultColumns[] = {
      .type = T::count,
      .description = "the blocks of this kernel an SM holds at once by shared memory",
      .json = json_fns<Entry>([](auto& o, const Entry& e) { o.value(e.result.ctas_per_sm); }),
+     .verdict = true,
      .head = "CTAs/SM",
      .md_head = "CTAs/SM",
      .align = A::right,
@@ -317,7 +336,6 @@ const ResultColumn kResultColumns[] = {
          o.begin_object(), o.end();
      })},
     {.key = "epilogue_smem_bytes",
-     .deprecated_key = "epilogue_smem",
      .type = T::count,
      .unit = Unit::bytes,
      .nullable = true,
@@ -326,7 +344,6 @@ const ResultColumn kResultColumns[] = {
      .csv = "epilogue_smem",
      .csv_field = [](CsvCell<Entry>& c) { opt_num(c.out, c.row.result.epilogue_smem); }},
     {.key = "mainloop_smem_bytes",
-     .deprecated_key = "mainloop_smem",
      .type = T::count,
      .unit = Unit::bytes,
      .nullable = true,

@@ -3,6 +3,8 @@
 // and the CLI turns into an exit code.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,6 +83,14 @@ class CheckStream {
   /// Reads `path` and analyses each config as soon as it is read (io::stream of io::Source::file), then
   /// reports the file's errors.
   void add_file(const std::string& path, CheckSink& sink);
+  /// `tilefit check PATH` (the CLI and the C ABI): a file ("-": standard input) is add_file, unless
+  /// it is a table of a backend tilefit does not model (io::not_triton_table: skipped); a folder is
+  /// every JSON file under it (io::walk_folder), a path that cannot be walked an input problem.
+  /// Each skipped file, and each folder's one line of what it did not read, goes to `note`
+  /// ("PATH: skipped: why", "DIR: skipped 2 files that are not JSON (no .json name)"). Returns
+  /// the files skipped.
+  std::size_t add_path(const std::string& path, CheckSink& sink,
+                       const std::function<void(std::string)>& note = {});
   /// Ends the run: a GPU that was required and could not be asked is one device problem.
   /// Returns the counts of everything reported.
   Tally finish(CheckSink& sink);

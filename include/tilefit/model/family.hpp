@@ -26,6 +26,7 @@
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/config.hpp"
 #include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/kernel_text.hpp"
 #include "tilefit/model/launch_summary.hpp"
 #include "tilefit/model/layout.hpp"
 
@@ -94,9 +95,10 @@ struct Plan {
   StageRule rule;
   Overflow overflow = Overflow::RuntimeInitialize;
   StageParam stage_param = StageParam::CutlassStageCount;
-  /// The CUTLASS kernel the config maps to (schedule, instruction, epilogue) — built only when
-  /// explaining, e.g. "KernelTmaWarpSpecializedCooperative; NoSmemWarpSpecialized epilogue ...".
-  std::string kernel;
+  /// The CUTLASS kernel the config maps to (schedule, instruction, epilogue), as typed parts the
+  /// report writes ("KernelTmaWarpSpecializedCooperative; NoSmemWarpSpecialized epilogue ...") —
+  /// built only when explaining.
+  KernelDescription kernel;
   /// Identifier of what the builder's budget leaves out compared with the real struct
   /// ("sm120_blockscaled_grouped"); the report layer phrases it (builder_budget_gap).
   std::string_view unbudgeted;

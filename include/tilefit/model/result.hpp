@@ -9,6 +9,7 @@
 
 #include "tilefit/model/arch.hpp"
 #include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/kernel_text.hpp"
 #include "tilefit/model/launch_summary.hpp"
 #include "tilefit/model/layout.hpp"
 
@@ -24,7 +25,9 @@ struct Result {
   std::string_view family;  ///< kernel family modelled (static storage); empty when none
   /// Why that family: given, inferred (a claim_* code), or why none was found (full detail).
   std::optional<Diagnostic> family_reason;
-  std::string kernel;  ///< CUTLASS schedule / kernel the config maps to (full detail only)
+  /// The CUTLASS schedule / kernel the config maps to, as parts (full detail only; the words:
+  /// report::kernel_description).
+  KernelDescription kernel;
   int arch = 0;
   Status status = Status::Invalid;
   bool fits = false;

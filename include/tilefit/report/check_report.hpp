@@ -8,7 +8,7 @@
 //
 //   1 config: 0 fit, 1 do not fit, 0 invalid
 //
-// JSON sample (to_json): {"schema_version": 2, "tool": "tilefit", "target": {"mode": ...},
+// JSON sample (to_json): {"schema_version": 3, "tool": "tilefit", "target": {"mode": ...},
 //   "results": [{"name", "file", "index", "kernel", "kernel_reason", "cutlass_kernel", "arch",
 //   "tile", "fits", "status", "stages", ..., "target": {...}, "notes": [...],
 //   "diagnostics": [...]}], "errors": [...], "summary": {...}}
@@ -90,6 +90,8 @@ std::string render_matrix(const analysis::CheckRun& run, bool markdown);
 
 /// JSON for scripts: schema_version, tool, target, results, errors, summary.
 nlohmann::ordered_json to_json(const analysis::CheckRun& run);
+/// The same with the summary of `tally` (a streamed run's: files_skipped, ...).
+nlohmann::ordered_json to_json(const analysis::CheckRun& run, const analysis::Tally& tally);
 
 /// One result as a JSON object (also used by sweep and suggest).
 nlohmann::ordered_json result_json(const analysis::Entry& e);

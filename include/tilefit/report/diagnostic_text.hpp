@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "tilefit/model/diagnostic.hpp"
+#include "tilefit/model/kernel_text.hpp"
 
 namespace tilefit::report {
 
@@ -26,6 +27,10 @@ std::string message(const model::Diagnostic& d);
 /// stage count as its family spells it (spell_stages), `{{` and `}}` one brace; a key `d` lacks
 /// renders as "?". "needs {smem_bytes:B} > {limit_bytes:B}" -> "needs 102400 B > 101376 B".
 std::string render(std::string_view message_template, const model::Diagnostic& d);
+
+/// A kernel's description in words: each part's template (include/tilefit/model/
+/// kernel_texts.def) rendered from its values, one after another ("" when it has none).
+std::string kernel_description(const model::KernelDescription& k);
 
 /// How a stage count of `param` is written: "StageCount<3>", "kStages = 3", "num_stages 3".
 std::string spell_stages(model::StageParam param, long long stages);

@@ -3,7 +3,7 @@
 // here, so a field has one name and one form everywhere. Sample:
 //
 //   "target": {"source": "device", "device": 0, "device_name": "NVIDIA H200", "arch": "sm_90",
-//              "optin_per_block": 232448, "optin_per_block_bytes": 232448, "per_sm": 233472, ...}
+//              "optin_per_block_bytes": 232448, "per_sm_bytes": 233472, ...}
 //   "diagnostics": [{"code": "over_limit_initialize", "severity": "error", "message": "...",
 //                    "stages": 3, "builder_pick": true, "smem_bytes": 102400, ...}]
 #pragma once
@@ -21,8 +21,10 @@ namespace tilefit::report {
 /// sweep, device, probe, archs; `families` keeps its own, report/families_report.cpp).
 /// Additions (new fields, new diagnostic codes) keep it; a change of meaning or a removal
 /// raises it. 2: every byte count's key ends in "_bytes" (optin_per_block_bytes, ...), the old
-/// key kept beside it, same value, until 3 (README "JSON schema versions").
-inline constexpr int kSchemaVersion = 2;
+/// key kept beside it, same value, until 3. 3: the old keys of 2 are gone; a result's
+/// `kernel_description` (was `cutlass_kernel`, kept beside it until 4) — docs/guide/results.md
+/// "JSON schema versions".
+inline constexpr int kSchemaVersion = 3;
 
 /// Adds the Limits fields (report/limit_columns.hpp: optin_per_block_bytes, per_sm_bytes,
 /// reserved_per_block_bytes, default_per_block_bytes, each after the key it replaces,

@@ -17,7 +17,7 @@ namespace tilefit::report {
 /// (README "Config format") or a CUTLASS kernel name.
 nlohmann::ordered_json config_schema();
 
-/// The schema of `tilefit check --format json` (schema_version 1); a result of `suggest
+/// The schema of `tilefit check --format json` (schema_version 3); a result of `suggest
 /// --format json` is the same with "suggestions".
 nlohmann::ordered_json results_schema();
 

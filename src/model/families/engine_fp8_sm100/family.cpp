@@ -44,8 +44,6 @@ struct Sm100EngineLayout {
   long long sfa = 0, sfb = 0;  ///< blockwise: scale floats per stage
 };
 
-std::string num(long long v) { return std::to_string(v); }
-
 /// Sm100DenseGemmTmaUmmaCarveout::KernelSmemCarveout (sm100_pipeline_carveout.inl:45-83), not
 /// ptr-array: 16·Acc + 16·Sstg (CLC) + 16 (load order) + 8 (TMEM dealloc) + 16·Sstg (CLC
 /// throttle) + 16·Sstg (CLC responses) + 4·Sstg (TMEM base pointers). The blockwise builder uses
@@ -270,19 +268,30 @@ class EngineFp8Sm100 final : public EngineFamily<LaidOutFamily<EngineFp8Sm100, S
 
     if (explain) {
       const char* sm = s.two_sm ? "2Sm" : "1Sm";
-      p.kernel = engine_entry_point(cfg) + ": " +
-                 (blockwise ? std::string("KernelTmaWarpSpecializedBlockwise") + sm +
-                                  "Sm100 (scale granularity " + num(g.m) + "x" + num(g.n) + "x" +
-                                  num(g.k) + ", Acc " + num(s.acc_stages) + ", scheduler stages " +
-                                  num(s.sched_stages) + ")"
-                            : std::string("KernelTmaWarpSpecialized") + sm + "Sm100 (" +
-                                  (sch == Schedule::Auto ? "KernelScheduleAuto, " : "") + "Acc " +
-                                  num(s.acc_stages) + ")");
+      engine_entry_point(p.kernel, cfg);
+      if (blockwise)
+        p.kernel.add(KernelText::engine_sm100_blockwise)
+            .name("sm", sm)
+            .integer("gran_m", g.m)
+            .integer("gran_n", g.n)
+            .integer("gran_k", g.k)
+            .integer("acc", s.acc_stages)
+            .integer("sched", s.sched_stages);
+      else
+        p.kernel
+            .add(sch == Schedule::Auto ? KernelText::engine_sm100_kernel_auto
+                                       : KernelText::engine_sm100_kernel)
+            .name("sm", sm)
+            .integer("acc", s.acc_stages);
       if (s.epi.decided) {
-        p.kernel += " + " + sm100_epilogue_name(r, s.epi);
-        if (!(nosmem && blockwise)) p.kernel += ", " + engine_fusion_text(cfg, cfg.n);
+        p.kernel.add(KernelText::then_plus);
+        sm100_epilogue_name(p.kernel, r, s.epi);
+        if (!(nosmem && blockwise)) {
+          p.kernel.add(KernelText::then_comma);
+          engine_fusion_text(p.kernel, cfg, cfg.n);
+        }
       }
-      p.kernel += ", C " + std::string(dtype_name(r.c));
+      p.kernel.add(KernelText::c_type).dtype("c", r.c);
     }
     note_c_from_launcher(why, cfg, r.c, e.reuse_smem_c);
     if (cfg.arch != 100)

@@ -35,8 +35,6 @@ namespace {
 /// (sm120_mma_builder.inl:133, sm120_blockwise_mma_builder.inl:217).
 constexpr int kSchedulerStages = 2;
 
-std::string num(long long v) { return std::to_string(v); }
-
 class EngineFp8Sm120 final : public EngineFamily<Sm120Family<EngineFp8Sm120>> {
  public:
   std::string_view name() const override { return "engine_fp8_sm120"; }
@@ -130,17 +128,30 @@ class EngineFp8Sm120 final : public EngineFamily<Sm120Family<EngineFp8Sm120>> {
     if (explain) {
       const EpilogueStorage& e = state.epilogue;
       const std::string sched = state.pingpong ? "Pingpong" : "Cooperative";
-      p.kernel =
-          engine_entry_point(cfg) + ": " +
-          (blockwise ? "KernelTmaWarpSpecializedBlockwise" + sched + "Sm120 (scale granularity " +
-                           num(g.m) + "x" + num(g.n) + "x" + num(g.k) + ")"
-                     : "KernelTmaWarpSpecialized" + sched + "Sm120 (F8F6F4)") +
-          (cfg.schedule == Schedule::Auto ? " from KernelScheduleAuto" : "") +
-          "; Sm120TmaWarpSpecialized epilogue " + num(e.epi_m) + "x" + num(e.epi_n) +
-          (per_sm_tile ? " on a " + num(r.m) + "x" + num(r.n) + " PerSmTileShape" : "") +
-          ", StagesC " + num(e.stages_c) + ", StagesD " + num(e.stages_d) +
-          (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", C " + std::string(dtype_name(r.c)) + ", " +
-          engine_fusion_text(cfg, r.n);
+      engine_entry_point(p.kernel, cfg);
+      if (blockwise)
+        p.kernel.add(KernelText::engine_sm120_blockwise)
+            .name("schedule", sched)
+            .integer("gran_m", g.m)
+            .integer("gran_n", g.n)
+            .integer("gran_k", g.k);
+      else
+        p.kernel.add(KernelText::engine_sm120_kernel).name("schedule", sched);
+      if (cfg.schedule == Schedule::Auto) p.kernel.add(KernelText::engine_sm120_from_auto);
+      p.kernel.add(KernelText::engine_sm120_epilogue)
+          .integer("epi_m", e.epi_m)
+          .integer("epi_n", e.epi_n);
+      if (per_sm_tile)
+        p.kernel.add(KernelText::engine_sm120_per_sm_tile)
+            .integer("tile_m", r.m)
+            .integer("tile_n", r.n);
+      p.kernel.add(KernelText::epilogue_stages)
+          .integer("stages_c", e.stages_c)
+          .integer("stages_d", e.stages_d);
+      if (e.reuse_smem_c) p.kernel.add(KernelText::reuse_smem_c);
+      p.kernel.add(KernelText::c_type).dtype("c", r.c);
+      p.kernel.add(KernelText::then_comma);
+      engine_fusion_text(p.kernel, cfg, r.n);
     }
     finish(p, state, std::move(why));
     return p;

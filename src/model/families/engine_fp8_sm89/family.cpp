@@ -35,8 +35,6 @@ struct Sm89EngineLayout {
   int fragments_per_iteration = 1;
 };
 
-std::string num(long long v) { return std::to_string(v); }
-
 /// The kernel storage at `stages`:
 ///   mainloop = Mma::SharedStorage: ru16(S·M·K) + ru16(S·N·K) (e4m3, no TensorOp padding)
 ///   epilogue = { AlignedBuffer<float, rows·cols> acc_smem[1]; FusionCallbacks::SharedStorage }
@@ -174,14 +172,20 @@ class EngineFp8Sm89 final : public EngineFamily<LaidOutFamily<EngineFp8Sm89, Sm8
                             : 1;
 
     if (explain) {
-      p.kernel = engine_entry_point(cfg) + ": CUTLASS 2.x DefaultGemmWithVisitor (" + num(M) + "x" +
-                 num(N) + "x" + num(K) + " / warp " + num(wm) + "x" + num(wn) + "x" + num(wk) +
-                 ", m16n8k32, " + num(p.stages) + " stages, " +
-                 (cfg.launcher == Launcher::Vllm ? "ThreadblockSwizzleStreamK"
-                                                 : "GemmIdentityThreadblockSwizzle") +
-                 "); EpilogueWithVisitorCallbacks, ElementC " + std::string(dtype_name(c)) + " x" +
-                 num(c_per_access) + " per access, " + num(s.fragments_per_iteration) +
-                 " fragment(s) per iteration; every visitor node's storage is empty";
+      engine_entry_point(p.kernel, cfg);
+      p.kernel.add(KernelText::engine_sm89_gemm)
+          .integer("tile_m", M)
+          .integer("tile_n", N)
+          .integer("tile_k", K)
+          .integer("warp_m", wm)
+          .integer("warp_n", wn)
+          .integer("warp_k", wk)
+          .integer("stages", p.stages)
+          .name("swizzle", cfg.launcher == Launcher::Vllm ? "ThreadblockSwizzleStreamK"
+                                                          : "GemmIdentityThreadblockSwizzle")
+          .dtype("c", c)
+          .integer("c_per_access", c_per_access)
+          .integer("fragments", s.fragments_per_iteration);
       const Sizes st = assemble<Extent>(cfg, s, p.stages);
       note_union_epilogue_larger(why, st);
     }

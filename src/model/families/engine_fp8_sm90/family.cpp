@@ -40,8 +40,6 @@ struct Sm90EngineLayout {
   long long sfa = 0, sfb = 0;  ///< blockwise: scale floats per stage (SmemLayoutAtomSFA/SFB)
 };
 
-std::string num(long long v) { return std::to_string(v); }
-
 /// cute::array<float, n> (cute/container/array.hpp:42, 199): 4·n bytes, alignment 4 — not
 /// rounded to 16 like array_aligned; n = 0 is the empty specialization (1 B).
 template <class F>
@@ -202,15 +200,29 @@ class EngineFp8Sm90 final : public EngineFamily<LaidOutFamily<EngineFp8Sm90, Sm9
     if (explain) {
       const EpilogueStorage& e = state.epilogue;
       const std::string sched = state.basic ? "" : state.pingpong ? "Pingpong" : "Cooperative";
-      p.kernel = engine_entry_point(cfg) + ": KernelTmaWarpSpecialized" + sched +
-                 (blockwise ? "FP8BlockScaledAccum (scale granularity " + num(g.m) + "x" +
-                                  num(g.n) + "x" + num(g.k) + ")"
-                            : std::string("FP8FastAccum")) +
-                 "; TmaWarpSpecialized" + (cooperative ? "Cooperative" : "") + " epilogue " +
-                 num(e.epi_m) + "x" + num(e.epi_n) + ", StagesC " + num(e.stages_c) + ", StagesD " +
-                 num(e.stages_d) + (e.reuse_smem_c ? ", ReuseSmemC" : "") + ", C " +
-                 std::string(dtype_name(r.c)) + ", " + engine_fusion_text(cfg, cfg.n) +
-                 (state.basic ? "; non-persistent (tensors in a union)" : "; PersistentScheduler");
+      engine_entry_point(p.kernel, cfg);
+      if (blockwise)
+        p.kernel.add(KernelText::engine_sm90_blockwise)
+            .name("schedule", sched)
+            .integer("gran_m", g.m)
+            .integer("gran_n", g.n)
+            .integer("gran_k", g.k);
+      else
+        p.kernel.add(KernelText::engine_sm90_fast_accum).name("schedule", sched);
+      p.kernel.add(KernelText::then_semicolon);
+      p.kernel.add(KernelText::epilogue_tile)
+          .name("epilogue", cooperative ? "TmaWarpSpecializedCooperative" : "TmaWarpSpecialized")
+          .integer("epi_m", e.epi_m)
+          .integer("epi_n", e.epi_n);
+      p.kernel.add(KernelText::epilogue_stages)
+          .integer("stages_c", e.stages_c)
+          .integer("stages_d", e.stages_d);
+      if (e.reuse_smem_c) p.kernel.add(KernelText::reuse_smem_c);
+      p.kernel.add(KernelText::c_type).dtype("c", r.c);
+      p.kernel.add(KernelText::then_comma);
+      engine_fusion_text(p.kernel, cfg, cfg.n);
+      p.kernel.add(state.basic ? KernelText::engine_sm90_non_persistent
+                               : KernelText::engine_sm90_persistent);
     }
     note_c_from_launcher(why, cfg, r.c, state.epilogue.reuse_smem_c);
     if (state.basic) why.note([] { return diag(Code::engine_ws_tensor_union); });

@@ -81,9 +81,10 @@ bool unpacked_f4f6_ok(const KernelConfig& cfg, bool a_unpacked, bool b_unpacked,
   return a_ok && b_ok;
 }
 
-/// The builders' decisions for `cfg`; rejections and notes go to `why`, and the CUTLASS kernel
-/// schedule's name to `kernel` when explaining.
-Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& kernel) {
+/// The builders' decisions for `cfg`; rejections and notes go to `why`, and the CUTLASS
+/// kernel and epilogue to `text` when explaining.
+Decision decide_builders(const KernelConfig& cfg, Findings& why, KernelDescription& text) {
+  std::string kernel;  // the kernel type's name
   Decision d;
   auto reject = [&](auto&& make) { why.reject(make); };
 
@@ -281,7 +282,13 @@ Decision decide_builders(const KernelConfig& cfg, Findings& why, std::string& ke
 
   d.epi = sm100_epilogue(cfg, Sm100EpilogueContext{d.two_sm, d.block_scaled}, why);
   d.epi.storage.seal();
-  if (why.keep() && d.epi.decided) kernel += " + " + sm100_epilogue_name(cfg, d.epi);
+  if (why.keep()) {
+    text.add(KernelText::kernel).name("kernel", kernel);
+    if (d.epi.decided) {
+      text.add(KernelText::then_plus);
+      sm100_epilogue_name(text, cfg, d.epi);
+    }
+  }
   return d;
 }
 

@@ -138,11 +138,13 @@ class Sm120BlockScaled final : public Sm120Family<Sm120BlockScaled> {
     state.scheduler_stages = kSchedulerStages;
     state.mainloop_descriptors = 4;  // grouped: A, B, SFA, SFB
 
-    if (explain)
-      p.kernel = sm120_kernel_schedule(cfg) + "BlockScaledSm120 (" +
-                 (s.f8f6f4 ? "MXF8F6F4, A/B stored as uint8" : "MXF4/NVF4, A/B packed 4-bit") +
-                 ", SF vector " + std::to_string(s.vs) + "); " +
-                 sm120_epilogue_name(cfg, state.epilogue);
+    if (explain) {
+      p.kernel
+          .add(s.f8f6f4 ? KernelText::sm120_blockscaled_f8f6f4 : KernelText::sm120_blockscaled_f4)
+          .name("kernel", sm120_kernel_schedule(cfg))
+          .integer("sf_vec", s.vs);
+      sm120_epilogue_name(p.kernel, cfg, state.epilogue);
+    }
 
     // StageCountAutoCarveout<sizeof(CollectiveEpilogue::SharedStorage)>: the carve-out is
     // used as is (not rounded) on SM120 (cutlass-smem-model.md P2); static_assert(Stages >= 2):

@@ -57,9 +57,10 @@ class Sm120Dense final : public Sm120Family<Sm120Dense> {
     state.scheduler_stages = kSchedulerStages;
     state.mainloop_descriptors = 2;
 
-    if (explain)
-      p.kernel = sm120_kernel_schedule(cfg) + "Sm120 (F8F6F4, A/B stored as uint8); " +
-                 sm120_epilogue_name(cfg, state.epilogue);
+    if (explain) {
+      p.kernel.add(KernelText::sm120_dense_kernel).name("kernel", sm120_kernel_schedule(cfg));
+      sm120_epilogue_name(p.kernel, cfg, state.epilogue);
+    }
 
     // sm100_compute_stage_count_or_override (builders/sm100_umma_builder.inl:84-99):
     //   stage = M·K + N·K (uint8) + sizeof(PipelineTmaUmmaAsync<1>::SharedStorage) (16, not rounded)

@@ -49,10 +49,6 @@ struct Shape3 {
   long long m = 0, n = 0, k = 0;
 };
 
-std::string shape_text(const Shape3& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 /// device::Gemm's default WarpShape: DefaultGemmConfiguration<OpClassTensorOp, Sm80, ...>
 /// (gemm/device/default_gemm_configuration.h:468, and the int8 specializations below it).
 constexpr Shape3 kDefaultWarp{64, 64, 64};
@@ -451,10 +447,15 @@ class Sm80Multistage final : public LaidOutFamily<Sm80Multistage, Derived> {
 
     const bool pipelined = p.stages == 2;
     if (explain)
-      p.kernel = "cutlass::gemm::device::Gemm (" +
-                 std::string(pipelined ? "MmaPipelined" : "MmaMultistage") + ", " +
-                 shape_text(x.tile) + " / warp " + shape_text(x.warp) + ", " +
-                 std::to_string(p.stages) + " stages)";
+      p.kernel.add(KernelText::sm80_gemm)
+          .name("mainloop", pipelined ? "MmaPipelined" : "MmaMultistage")
+          .integer("tile_m", x.tile.m)
+          .integer("tile_n", x.tile.n)
+          .integer("tile_k", x.tile.k)
+          .integer("warp_m", x.warp.m)
+          .integer("warp_n", x.warp.n)
+          .integer("warp_k", x.warp.k)
+          .integer("stages", p.stages);
     if (p.auto_stages) why.note([] { return diag(Code::sm80_default_stages); });
     if (x.default_warp) why.note([] { return diag(Code::sm80_default_warp); });
     if (pipelined) why.note([] { return diag(Code::sm80_two_stage_pipelined); });

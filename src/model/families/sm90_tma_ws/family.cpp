@@ -51,18 +51,30 @@ EpilogueStorage sm90_epilogue(const KernelConfig& cfg, Findings& why) {
   return sm90_tma_epilogue(cfg, !is_pingpong(cfg), why);
 }
 
-/// The kernel and epilogue names, for `cutlass_kernel`.
-std::string kernel_name(const KernelConfig& cfg, const EpilogueStorage& e, bool pingpong) {
-  std::string k =
-      std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized" : "KernelTmaWarpSpecialized") +
-      (pingpong ? "Pingpong" : "Cooperative") + "; ";
-  if (e.kind != EpilogueStorage::Kind::Tma)
-    return k + (cfg.grouped ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized") +
-           " epilogue (EpilogueScheduleAuto on SM90)";
-  return k + (cfg.grouped ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") +
-         (pingpong ? "" : "Cooperative") + " epilogue " + std::to_string(e.epi_m) + "x" +
-         std::to_string(e.epi_n) + ", StagesC " + std::to_string(e.stages_c) + ", StagesD " +
-         std::to_string(e.stages_d) + (e.reuse_smem_c ? ", ReuseSmemC" : "");
+/// The kernel and epilogue types, for `kernel_description`.
+KernelDescription kernel_name(const KernelConfig& cfg, const EpilogueStorage& e, bool pingpong) {
+  KernelDescription k;
+  k.add(KernelText::kernel)
+      .name("kernel", std::string(cfg.grouped ? "KernelPtrArrayTmaWarpSpecialized"
+                                              : "KernelTmaWarpSpecialized") +
+                          (pingpong ? "Pingpong" : "Cooperative"));
+  k.add(KernelText::then_semicolon);
+  if (e.kind != EpilogueStorage::Kind::Tma) {
+    k.add(KernelText::sm90_nosmem_epilogue)
+        .name("epilogue", cfg.grouped ? "PtrArrayNoSmemWarpSpecialized" : "NoSmemWarpSpecialized");
+    return k;
+  }
+  k.add(KernelText::epilogue_tile)
+      .name("epilogue",
+            std::string(cfg.grouped ? "PtrArrayTmaWarpSpecialized" : "TmaWarpSpecialized") +
+                (pingpong ? "" : "Cooperative"))
+      .integer("epi_m", e.epi_m)
+      .integer("epi_n", e.epi_n);
+  k.add(KernelText::epilogue_stages)
+      .integer("stages_c", e.stages_c)
+      .integer("stages_d", e.stages_d);
+  if (e.reuse_smem_c) k.add(KernelText::reuse_smem_c);
+  return k;
 }
 
 /// Mainloop TensorStorage : aligned_struct<128> { array_aligned<AMma, S·M·K> A;

@@ -111,8 +111,11 @@ class TritonAttention final : public KernelFamily {
       p.launches.push_back(std::move(s));
     }
     if (explain) {
-      p.kernel = engine_text(cfg) + " " + std::string(attn_op_name(inf.op)) + ":";
-      for (const LaunchSummary& s : p.launches) p.kernel += " " + s.kernel + " (" + s.stage + ")";
+      p.kernel.add(KernelText::attention_op)
+          .name("engine", engine_text(cfg))
+          .name("op", attn_op_name(inf.op));
+      for (const LaunchSummary& s : p.launches)
+        p.kernel.add(KernelText::attention_launch).name("kernel", s.kernel).name("stage", s.stage);
     }
     p.state.store(State{inf.primary, static_cast<int>(inf.launches.size())});
     p.take(std::move(why));

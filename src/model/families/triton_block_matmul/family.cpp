@@ -109,7 +109,11 @@ class TritonBlockMatmul final : public triton::TritonFamily {
     const char* kernel = int8     ? "_w8a8_block_int8_matmul"
                          : sglang ? "_w8a8_block_fp8_matmul"
                                   : "_w8a8_triton_block_scaled_mm";
-    p.kernel = std::string(sglang ? "SGLang " : "vLLM ") + kernel + ": " + p.kernel;
+    KernelDescription named;
+    named.add(KernelText::triton_engine_kernel)
+        .name("engine", sglang ? "SGLang" : "vLLM")
+        .name("kernel", kernel);
+    p.kernel.prepend(named);
     return p;
   }
 };
