@@ -304,7 +304,10 @@ class _Pruner:
 
     @property
     def results(self):
-        return self._holder["results"]
+        r = self._holder["results"]
+        if callable(r):  # written when first read: the tuning loop itself never reads them
+            r = self._holder["results"] = r()
+        return r
 
 
 _STATUS = {0: "fits", 1: "does_not_fit", 2: "invalid"}
@@ -380,8 +383,9 @@ def _model_prune(kernel: str = "triton_matmul", arch: Optional[str] = None, **fi
             kept = _grid.prune(configs, text_of, state["arch"], _describe, _fields, rows,
                                _grid.base_text(k, rows[0], tail), outcome=outcome)
         t = _target(state["arch"])
-        holder["results"] = [{"name": _describe(c), "arch": t.arch, "limit_bytes": t.limit_bytes, "smem_bytes": smem,
-                              "status": _STATUS[st], "source": "model"} for c, (st, smem) in zip(configs, outcome)]
+        holder["results"] = lambda: [{"name": _describe(c), "arch": t.arch, "limit_bytes": t.limit_bytes,
+                                      "smem_bytes": smem, "status": _STATUS[st], "source": "model"}
+                                     for c, (st, smem) in zip(configs, outcome)]
         return kept
 
     holder: Dict[str, Any] = {"results": []}
