@@ -15,6 +15,7 @@ usage: gen_classes.py OUT.json [--per-class N] [--seed S] [--prefix P] [--exclud
        gen_classes.py --odd-heads OUT.json    SGLang prefill / extend with num_stages overrides
                                               and head dims 64 … 128 (72, 80, 96: vision
                                               encoders, Phi-3), 40 jobs, ids vp…
+       gen_classes.py --vllm-prefill-72 OUT.json   vLLM's prefill with a head of 72, 6 jobs, vv…
 
 Jobs are gen_jobs.py's (model presets, runtime inputs, knobs), sampled round-robin over strata
 (class x op x arch x knob) so a cut list still covers every class; ids P<class><n>; the hold-out
@@ -164,6 +165,17 @@ def odd_heads(out):
     json.dump({"procs": 1, "jobs": sel}, open(out, "w"))
 
 
+def vllm_prefill_72(out):
+    sel = []
+    for cc in (80, 90, 120):
+        for st in (None, 3):
+            sel.append(job("vllm", cc, {"q_heads": 16, "kv_heads": 16, "head_dim": 72}, "prefill", "bf16", "bf16", 1,
+                           {"num_stages": st} if st else {}, "siglip", 1, "full"))
+    for i, j in enumerate(sel):
+        j["id"], j["dump"], j["holdout"] = f"vv{i:04d}", True, False
+    json.dump({"procs": 1, "jobs": sel}, open(out, "w"))
+
+
 def stratum(cls, j):
     c = j["config"]
     return (cls, c["op"], j["cc"], c["kv_dtype"], ",".join(sorted(j["overrides"])) or "default")
@@ -171,8 +183,9 @@ def stratum(cls, j):
 
 def main():
     import sys
-    if len(sys.argv) == 3 and sys.argv[1] in ("--fp8-query", "--odd-heads"):
-        (fp8_query if sys.argv[1] == "--fp8-query" else odd_heads)(sys.argv[2])
+    modes = {"--fp8-query": fp8_query, "--odd-heads": odd_heads, "--vllm-prefill-72": vllm_prefill_72}
+    if len(sys.argv) == 3 and sys.argv[1] in modes:
+        modes[sys.argv[1]](sys.argv[2])
         return
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
