@@ -16,6 +16,8 @@ usage: gen_classes.py OUT.json [--per-class N] [--seed S] [--prefix P] [--exclud
                                               and head dims 64 … 128 (72, 80, 96: vision
                                               encoders, Phi-3), 40 jobs, ids vp…
        gen_classes.py --vllm-prefill-72 OUT.json   vLLM's prefill with a head of 72, 6 jobs, vv…
+       gen_classes.py --blind OUT.json        80 jobs of the classes not in jobs/classes_v*.json
+                                              (ids vz…, all hold-out), measured after the rules
 
 Jobs are gen_jobs.py's (model presets, runtime inputs, knobs), sampled round-robin over strata
 (class x op x arch x knob) so a cut list still covers every class; ids P<class><n>; the hold-out
@@ -176,6 +178,43 @@ def vllm_prefill_72(out):
     json.dump({"procs": 1, "jobs": sel}, open(out, "w"))
 
 
+def blind(out):
+    import copy
+    seen = set()
+    for f in ("jobs/classes_v.json", "jobs/classes_vq.json", "jobs/classes_vp.json", "jobs/classes_vv.json"):
+        seen |= {G.key(j) for j in json.load(open(f))["jobs"]}
+    rng = random.Random(2027)
+
+    def pick(c, n):
+        c = [j for j in c if G.key(j) not in seen]
+        rng.shuffle(c)
+        return c[:n]
+    a = []
+    for _, m, j in class_a():
+        if m:
+            j = copy.deepcopy(j)
+            j["config"]["q_dtype"] = "fp8_e4m3"
+            a.append(j)
+    b = [j for _, m, j in class_b() if m]
+    c = [j for _, m, j in class_c() if m]
+    d = [j for _, m, j in class_d()]
+    odd = []
+    for h, kv, dd, name in [(16, 16, 80, "qwen2-vl-vit"), (16, 16, 72, "siglip"), (32, 8, 96, "phi-3"),
+                            (12, 12, 112, "d112"), (16, 16, 48, "d48")]:
+        for op in ("prefill", "extend"):
+            for cc in (80, 86, 89, 90, 100, 120, 121):
+                for st in (2, 3, 4):
+                    odd.append(job("sglang", cc, {"q_heads": h, "kv_heads": kv, "head_dim": dd}, op, "bf16", "bf16", 1,
+                                   {"num_stages": st}, name, 1, "full"))
+    groups = [pick(a, 20), pick(b, 20), pick(c, 10), pick(d, 15), pick(odd, 15)]
+    order = []
+    for i in range(20):
+        order += [g[i] for g in groups if i < len(g)]
+    for i, j in enumerate(order):
+        j["id"], j["dump"], j["holdout"] = f"vz{i:04d}", True, True
+    json.dump({"procs": 2, "jobs": order}, open(out, "w"))
+
+
 def stratum(cls, j):
     c = j["config"]
     return (cls, c["op"], j["cc"], c["kv_dtype"], ",".join(sorted(j["overrides"])) or "default")
@@ -183,7 +222,8 @@ def stratum(cls, j):
 
 def main():
     import sys
-    modes = {"--fp8-query": fp8_query, "--odd-heads": odd_heads, "--vllm-prefill-72": vllm_prefill_72}
+    modes = {"--fp8-query": fp8_query, "--odd-heads": odd_heads, "--vllm-prefill-72": vllm_prefill_72,
+             "--blind": blind}
     if len(sys.argv) == 3 and sys.argv[1] in modes:
         modes[sys.argv[1]](sys.argv[2])
         return
