@@ -43,8 +43,10 @@ def main():
     md = ["# Triton 3.6 attention launches of vLLM 6adad087 and SGLang d6ef6888 (measured)", "",
           "Produced by `tools/attention/` (README there: method, launch rules with file:line, row format). "
           "Every row is one kernel launch the engine's launcher made for the config, compiled with "
-          "Triton 3.6.0 for the target on the project's H200 machine (`warmup`, nothing launched); "
-          "`shared` is `CompiledKernel.metadata.shared`, `invalid` a compile error (or the launcher's refusal).", ""]
+          "Triton 3.6.0 for the target on the project's H200 machine (`warmup`, nothing launched; the "
+          "rows `v…` of run V on a machine without a GPU, `measure_cpu.py`, one process per job); "
+          "`shared` is `CompiledKernel.metadata.shared`, `invalid` a compile error (or the launcher's refusal). "
+          "Rows with `remeasured` were re-measured in run V (README there).", ""]
     st = collections.Counter(r["status"] for r in rows)
     ho = sum(r.get("holdout", False) for r in rows)
     md += [f"{len(rows)} rows: {st.get('ok', 0)} ok, {st.get('invalid', 0)} invalid; {ho} hold-out rows "

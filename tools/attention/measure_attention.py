@@ -217,7 +217,11 @@ def call_vllm(mods, c, ov):
         m = mods["triton_unified_attention"]
         msq = c.get("max_seqlen_q", 1)
         T_ = B * msq
-        q = E((T_, H, Lk), act)
+        # the query in q_dtype: vLLM's Attention layer quantizes it to fp8 with an fp8 KV cache
+        # (model_executor/layers/attention/attention.py:462-480, 504-516); the output stays in
+        # the activation type (output_dtype = query.dtype before the quantization)
+        qd = c.get("q_dtype") or act
+        q = E((T_, H, Lk), qd)
         out = E((T_, H, Lk), act)
         # triton_attn.py:327-378: logical (B, H, N, 2*hs), NHD stride order -> physical
         # (num_blocks, block_size, kv_heads, 2*hs); forward: transpose(1, 2), split(hs)
@@ -241,8 +245,11 @@ def call_vllm(mods, c, ov):
         window = (sw - 1, 0) if sw > 0 else (-1, -1)
         from vllm.v1.kv_cache_interface import KVQuantMode
         mode = KVQuantMode.FP8_PER_TENSOR if fp8 else KVQuantMode.NONE
+        # q_descale: layer._q_scale when the cache is FP8_PER_TENSOR and q is fp8
+        # (backends/triton_attn.py:669-676)
+        qs = E((1,), "f32") if fp8 and qd == "fp8_e4m3" else None
         m.unified_attention(q, k, v, out, cu, msq, sl, msl, 1.0 / Lk ** 0.5, True, window, bt,
-                            c.get("logit_cap", 0.0) or 0.0, None, kd, kd,
+                            c.get("logit_cap", 0.0) or 0.0, qs, kd, kd,
                             seq_threshold_3D=thr, num_par_softmax_segments=segs,
                             softmax_segm_output=so, softmax_segm_max=smax, softmax_segm_expsum=ssum,
                             sinks=sinks, kv_quant_mode=mode)

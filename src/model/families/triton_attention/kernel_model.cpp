@@ -370,6 +370,18 @@ Bytes sglang_kv_index_cvt(const AttnLaunch& l, const AttnProgram& p, int w, int 
   return std::max(cvt_bytes(src_k, dst_k, 64, cc), cvt_bytes(src_v, dst_v, 64, cc));
 }
 
+/// An FMA dot's result layout (sm_75): TritonDotPattern (lib/Conversion/TritonToTritonGPU/
+/// TritonToTritonGPUPass.cpp) gives the dot a blocked layout with sizePerThread 2 x 2 when the
+/// result has at least 4 elements per thread, 4 x 4 from 16, else 1 x 1 (each at most the
+/// extent), order [1, 0], BlockedEncodingAttr::get's threads and warps (TTGIR, run V: [16, 32]
+/// with 4 warps: [2, 2] / [2, 16] / [4, 1]; [8, 128]: [2, 2] / [1, 32] / [2, 2]).
+triton::Blocked fma_dot_result(long long rows, long long cols, int w) {
+  const long long per = rows * cols / (32LL * w);
+  const long long spt = per >= 16 ? 4 : per >= 4 ? 2 : 1;
+  return triton::blocked_get(2, {rows, cols}, {std::min(spt, rows), std::min(spt, cols)}, {1, 0},
+                             w);
+}
+
 /// The K loop of a two-dot kernel: its buffers at num_stages `s`.
 /// Returns whether the pipeliner buffers any load (num_stages matters).
 bool two_dot(const Ctx& c, Buffers& bufs) {
@@ -417,6 +429,53 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     bufs.add(v_tile * db, 16, 31, 32, Component::B);
     return false;
   }
+  if (fma && bits(dot_t) == 32) {
+    // f32 tiles (vLLM with f32 activations, e.g. Gemma on a T4): the FMA dot takes them as
+    // they are, no extf. The conversion of each operand to its dot-operand layout sits right
+    // after the value's definition, so its local_alloc is there and its local_load at the dot
+    // (ReduceDataDuplication.cpp: the alloc + load pair replaces the convert_layout where it
+    // stands): a loaded tile's copy is live from its load to its dot, and an operand whose
+    // layout already is the dot-operand layout has none (cvtNeedsSharedMemory). TTGIR dumps on
+    // sm_75 (run V): vLLM unified's K_load and V_load local_alloc'ed right after their loads at
+    // the loop's head (triton_unified_attention.py:473-490), both live at the QK dot; with a
+    // sliding window the PV dot's V is the tl.where result, made after P (:597); vLLM decode's
+    // v loaded after the QK dot (triton_decode_attention.py:412-424) and live with P; a V
+    // whose coalesced load puts every warp along the head (Dv >= 128 x W) needs no copy. P's
+    // copy is made where P is computed, before acc *= alpha[:, None], whose [M, 1] rescale
+    // factor goes from the QK result's layout to the accumulator's (through shared memory when
+    // warps exchange rows: TTGIR tensor<8x1xf32, #blocked3> -> #blocked5, 32 B).
+    const std::array<int, 2> s_mn{log2i(p.m), log2i(p.n)}, s_mdv{log2i(p.m), log2i(p.dv)};
+    const triton::Blocked s_par = fma_dot_result(p.m, p.n, c.w);
+    const triton::Blocked acc_par = fma_dot_result(p.m, p.dv, c.w);
+    auto copy = [&](const Flat& src, int op_idx, const triton::Blocked& parent,
+                    const std::array<int, 2>& shape) {
+      return triton::cvt_needs_smem(src, triton::fma_dot_operand_layout(op_idx, parent, shape));
+    };
+    const bool q_copy =
+        copy(flat(coalesced(p.m, p.d, 1, 32, c.w), p.m, p.d), 0, s_par, {log2i(p.m), log2i(p.d)});
+    const bool k_copy =
+        copy(flat(coalesced(p.d, p.n, 0, 32, c.w), p.d, p.n), 1, s_par, {log2i(p.d), log2i(p.n)});
+    const bool v_copy = copy(flat(coalesced(p.n, p.dv, 1, 32, c.w), p.n, p.dv), 1, acc_par,
+                             {log2i(p.n), log2i(p.dv)});
+    const bool p_copy = copy(triton::blocked_layout(s_par, s_mn, 2), 0, acc_par, s_mn);
+    const Bytes alpha = cvt_bytes(triton::blocked_layout(s_par, {s_mn[0], 0}, 2),
+                                  triton::blocked_layout(acc_par, {s_mdv[0], 0}, 2), 32, c.cc);
+    const bool v_masked =
+        c.l.kernel == AttnKernel::VllmUnified && c.l.get("SLIDING_WINDOW").value_or(0) > 0;
+    const bool v_at_head = c.l.kernel == AttnKernel::VllmUnified && !v_masked;
+    if (q_copy) {
+      bufs.add(p.m * p.d * db, 16, 20, 33, Component::A);
+      bufs.add(p.m * p.dpe * db, 16, 20, 33, Component::A);
+    }
+    if (k_copy) {
+      bufs.add(k_tile * db, 16, 21, 24, Component::B);
+      bufs.add(kpe_tile * db, 16, 24, 25, Component::B);
+    }
+    if (v_copy) bufs.add(v_tile * db, 16, v_at_head ? 22 : v_masked ? 30 : 26, 32, Component::B);
+    if (p_copy) bufs.add(p.m * p.n * db, 16, 28, 32, Component::LayoutConversion);
+    bufs.add(alpha, 16, 29, 30, Component::LayoutConversion);
+    return false;
+  }
   if (fma) {
     // Every operand is a local_alloc + local_load in the loop (ReduceDataDuplication). Q's and
     // Qpe's copies, hoisted before the loop (fma_every_loop_gated's LICM), stay live through
@@ -440,7 +499,9 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
   // PV dot, so it is not buffered (its Kpe is); a cast K (fp8 cache) has one user, the cast,
   // and is buffered raw. A load of fewer than 32 bits per thread is not; every kept load gets
   // latency num_stages - 1 and, with mma.sync, that many copies.
-  const long long vec_k = per_thread(p.d * p.n, p.d, p.kv_bits, c.w);
+  const long long vec_k = p.vec_cap > 0
+                              ? std::min(p.vec_cap, per_thread(p.d * p.n, p.d, p.kv_bits, c.w))
+                              : per_thread(p.d * p.n, p.d, p.kv_bits, c.w);
   const bool can = c.s > 1 && vec_k * p.kv_bits >= 32;
   const bool k_pipe = can && (!p.v_from_k || kv_cast);
   const bool kpe_pipe = can && p.dpe > 0;
@@ -588,7 +649,14 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
         bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
       }
       const PTmem pt = tcgen05_p_operand(p.m, p.n, db * 8, c.w, c.cc);
-      if (pt.smem_p > 0) bufs.add(pt.smem_p, pt.p_align, pv, pv + 2, Component::LayoutConversion);
+      // An 8-bit P stays in shared memory; in a pipelined loop its buffer is allocated before
+      // the loop (a mutable local_alloc written by a local_store each iteration, as the
+      // barriers), live through the body: with the softmax's reduction scratch too (TTGIR,
+      // SGLang _fwd_kernel_unified fp8 on sm_100, BLOCK_M 64, 8 warps, S 2: %p 64x64xf8
+      // mutable before the loop, the reductions' 512 B beside it; run V).
+      if (pt.smem_p > 0)
+        bufs.add(pt.smem_p, pt.p_align, async ? base + 8 : pv, async ? end : pv + 2,
+                 Component::LayoutConversion);
       // Pipelined, P's tensor memory is hoisted out of the loop and written by a tmem_store,
       // which takes the split-long-M layout as it is (HoistTMEMAlloc.cpp; TTGIR at S 2: no
       // convert_layout of P): no scratch.
@@ -628,8 +696,15 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       bufs.add(v_tile * kb, 16, base + 22, base + 23, Component::B);
     } else if (!p.v_from_k && (!v_pipe || kv_cast || v_masked)) {
       // The loaded tile keeps the cache's type (an fp8 V stays fp8 even where mma.sync promotes
-      // the computed operands); only vLLM's scaled cast makes a copy in the dot type.
-      const int vb = kv_cast ? db : kb;
+      // the computed operands); vLLM's scaled cast makes a copy in the dot type. So does a
+      // masked fp8 V that mma.sync promotes (vLLM unified with an fp8 query and an fp8 cache
+      // and a sliding window: V = tl.where(sw_mask_v, V, 0.0), an arith.select, then the
+      // promotion's fp_to_fp to f16): HoistLayoutConversion moves the dot-operand conversion
+      // above elementwise ops only up to a load, and canHoistDotOpEncV2 refuses arith.select
+      // (lib/Dialect/TritonGPU/Transforms/OptimizeDotOperands.cpp), so the conversion stays
+      // after the cast and the copy is f16 (TTGIR dumps on sm_90 / sm_100 with BLOCK_M 16 / 32,
+      // run V: V 32x256xf16 local_alloc after the select and the fp_to_fp).
+      const int vb = kv_cast || (promoted && v_masked && !ext) ? db : kb;
       // An fp8 dot that mma.sync promotes (AccelerateMatmul.cpp: the operands are upcast to
       // f16 in registers) reads V through its local_load and upcast before P exists: V's copy
       // ends before P's local_alloc (TTGIR dumps: P at V's offset, SGLang extend fp8 on sm_90).
@@ -673,7 +748,10 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     acc.warps = {log2i(wv[0]), log2i(wv[1])};
     if (mma.version == 3) acc.instr_n = triton::v3_instr_n(p.m, p.dv, c.w);
     const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.dv)});
-    const Flat dst = flat(coalesced(p.m, p.dv, 1, p.store_bits, c.w), p.m, p.dv);
+    triton::Blocked store = coalesced(p.m, p.dv, 1, p.store_bits, c.w);
+    if (p.vec_cap > 0 && (1LL << store.spt[1]) > p.vec_cap)
+      store = triton::blocked_get(2, {p.m, p.dv}, {1, p.vec_cap}, {1, 0}, c.w);
+    const Flat dst = flat(store, p.m, p.dv);
     // after the last loop (loops run one after the other, 200 points apart)
     const int epi = kEpilogue + (loops - 1) * 200;
     bufs.add(cvt_bytes(src, dst, p.store_bits, c.cc), 128, epi, epi + 1,
@@ -744,21 +822,6 @@ std::array<DotK, 3> dot_k_extents(const AttnLaunch& l, const AttnProgram& p) {
       break;
   }
   return {{{"BLOCK_DMODEL", p.d, qk}, {"BLOCK_DPE", p.dpe, rope}, {"BLOCK_N", p.n, pv}}};
-}
-
-/// Where the kernel casts an fp8 e4m3 tile to bf16 itself (tt.fp_to_fp e4m3 -> bf16), or
-/// nullptr: SGLang's grouped decode casts the cache's kpe to qpe's type for the rope dot
-/// (decode_attention.py:530); vLLM's unified kernel casts the loaded tiles plainly,
-/// data.to(Q.dtype), in every KV_QUANT_MODE but 1 (_cast_kv_tile, triton_unified_attention.py:
-/// 39-55). The other casts go through f32 ((x.to(f32) * scale).to(t)), go to fp8, or promote
-/// bf16 x fp8 arithmetic to f32 (semantic.py computation_type_impl).
-const char* e4m3_to_bf16_cast(const AttnLaunch& l, const AttnProgram& p) {
-  if (l.kv_dtype != DType::E4M3 || l.q_dtype != DType::BF16) return nullptr;
-  if (l.kernel == AttnKernel::SglangDecodeGroupedStage1 && p.dpe > 0)
-    return "kpe.to(qpe.dtype) (decode_attention.py:530)";
-  if (l.kernel == AttnKernel::VllmUnified && l.get("KV_QUANT_MODE").value_or(0) != 1)
-    return "_cast_kv_tile's data.to(Q.dtype) (triton_unified_attention.py:55)";
-  return nullptr;
 }
 
 /// The registers the widest wgmma of a two-dot kernel needs at once, against what a thread can
@@ -886,17 +949,14 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
         r.invalid = true;
       }
   }
-  if (!r.invalid && arch >= 89 && arch < 90)
-    if (const char* site = e4m3_to_bf16_cast(l, p)) {
-      why.reject([&] {
-        return diag(Code::attn_fp8_bf16_cast_needs_sm90)
-            .name("kernel", kname)
-            .name("tensor", "kv")
-            .name("site", site)
-            .arch("arch", arch);
-      });
-      r.invalid = true;
-    }
+  // An fp8 e4m3 -> bf16 cast in the kernel (SGLang's grouped MLA decode kpe.to(qpe.dtype),
+  // decode_attention.py:530; vLLM unified's plain _cast_kv_tile, triton_unified_attention.py:55)
+  // compiles on sm_89: FpToFpOpConversion picks Fp8E4M3Nv_to_Bf16(computeCapability >= 90)
+  // (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/ElementwiseOpToLLVM.cpp, getConversionFunc),
+  // the path through f32 below sm_90 (cvt.rn.bf16.f32), the cvt.bf16.f16 one from sm_90 on. The
+  // table is a function-local static built on a process's first fp8 conversion, so a process
+  // that compiled one for sm_90 first emits cvt.bf16.f16 for a later sm_89 compile too, which
+  // ptxas refuses; a fresh process compiles it (tools/attention/README.md "Run V").
   if (!r.invalid)
     if (const WgmmaRegs wr = wgmma_registers(l, p, arch); wr.dot != nullptr) {
       why.reject([&] {
@@ -938,8 +998,11 @@ KernelSmem kernel_smem(const AttnLaunch& l, int arch, Findings& why) {
   }
   // num_stages matters when another stage count would buffer differently: a two-dot loop
   // whose K load can be buffered.
-  r.stages_matter = p.shape == Shape::TwoDot && arch >= 80 &&
-                    (pipelines || per_thread(p.d * p.n, p.d, p.kv_bits, w) * p.kv_bits >= 32);
+  const long long vec_k = p.vec_cap > 0
+                              ? std::min(p.vec_cap, per_thread(p.d * p.n, p.d, p.kv_bits, w))
+                              : per_thread(p.d * p.n, p.d, p.kv_bits, w);
+  r.stages_matter =
+      p.shape == Shape::TwoDot && arch >= 80 && (pipelines || vec_k * p.kv_bits >= 32);
   if (!r.stages_matter)
     why.note([&] {
       return diag(Code::attn_stages_no_effect).name("kernel", kname).integer("stages", s);

@@ -101,11 +101,15 @@ bool program_of(const AttnLaunch& l, AttnProgram& p, std::string_view& missing) 
     case AttnKernel::VllmPrefill:
     case AttnKernel::SglangPrefill:
       // vLLM triton_prefill_attention.py:36-203, SGLang prefill_attention.py: contiguous K/V.
+      // Q, K, V and the output are [tokens, heads, Lk] tensors addressed with their runtime
+      // strides (off_k = offs_n * stride_kbs + cur_kv_head * stride_kh + offs_d, SGLang
+      // prefill_attention.py:58-65): stride_kh = Lk.
       p.shape = Shape::TwoDot;
       p.m = g("BLOCK_M");
       p.d = g("BLOCK_DMODEL");
       p.n = g("BLOCK_N");
       p.dv = p.d;
+      if (const auto lk = l.get("Lk"); lk && static_cast<long long>(*lk) % 16 != 0) p.vec_cap = 1;
       break;
     case AttnKernel::SglangExtend:
       // extend_attention.py _fwd_kernel: a loop over the prefix (kv_indices gather) and a loop
@@ -118,6 +122,10 @@ bool program_of(const AttnLaunch& l, AttnProgram& p, std::string_view& missing) 
       p.dv = g("BLOCK_DV");
       p.loops = (g.opt("SKIP_PREFIX", 0) ? 0 : 1) + (g.opt("SKIP_EXTEND", 0) ? 0 : 1);
       p.paged_loops = g.opt("SKIP_PREFIX", 0) ? 0 : 1;
+      // Q_Extend / K_Extend / V_Extend [tokens, heads, Lq] and the [slots, heads, Lq] buffers
+      // are addressed with their head strides (cur_kv_head * stride_buf_kh, * stride_kh:
+      // extend_attention.py:413-442, 561-572): as the prefills.
+      if (const auto lq = l.get("Lq"); lq && static_cast<long long>(*lq) % 16 != 0) p.vec_cap = 1;
       break;
     case AttnKernel::SglangExtendUnified:
       p.shape = Shape::TwoDot;
@@ -127,6 +135,7 @@ bool program_of(const AttnLaunch& l, AttnProgram& p, std::string_view& missing) 
       p.n = g("BLOCK_N");
       p.dv = g("BLOCK_DV");
       p.paged_loops = 1;
+      if (const auto lq = l.get("Lq"); lq && static_cast<long long>(*lq) % 16 != 0) p.vec_cap = 1;
       break;
     case AttnKernel::VllmPrefixPrefill:
     case AttnKernel::VllmPrefixPrefillAlibi:

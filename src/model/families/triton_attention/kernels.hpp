@@ -35,6 +35,14 @@ struct AttnProgram {
   /// block table): that load is one indirection level above K and V.
   int paged_loops = 0;
   /// K is loaded [d, n] (K-contiguous along d: offs_d[:, None]) — true for every kernel here.
+  /// The most elements a thread may access together along the head dimension of the Q / K / V
+  /// / output tiles, from the pointers' divisibility (0: no limit but 16 bytes). A kernel that
+  /// adds `head * stride_h` with the runtime stride Lk of a contiguous [tokens, heads, Lk]
+  /// tensor gets the stride's specialisation: divisibility 16 when Lk % 16 == 0, else 1
+  /// (JITFunction's specialize_impl marks only multiples of 16; AxisInfo then gives the
+  /// pointer's contiguous runs no alignment), so the Coalesce pass takes one element per
+  /// thread (TTGIR, run V: SGLang context_attention_fwd head 72, sizePerThread [1, 1]).
+  long long vec_cap = 0;
   // ---- VectorDot / Combine --------------------------------------------------------------
   long long vec_n = 0;   ///< BLOCK_N of the vector decode
   long long vec_d = 0;   ///< BLOCK_DMODEL
