@@ -390,8 +390,11 @@ int tilefit_analyze_grid(tilefit_context* ctx, const char* base_json, const tile
       c.stages = num_stages ? std::optional<int>(num_stages[i]) : base.stages;
       const std::vector<model::ConfigIssue> issues = model::validate(c);
       if (!issues.empty()) {
-        io::ConfigError e{kLabel, static_cast<int>(i), "#" + std::to_string(i),
-                          issues.front().field, issues.front().message};
+        std::string id =
+            "#";  // appended, not "#" + s: GCC 12's -Wrestrict false positive (bug 105651)
+        id += std::to_string(i);
+        io::ConfigError e{kLabel, static_cast<int>(i), id, issues.front().field,
+                          issues.front().message};
         return fail(ctx, TILEFIT_ERROR_INPUT, io::format_error(e), issues.front().field);
       }
       const model::Result r = model::evaluate(c, target->target.limits, model::Detail::verdict);
