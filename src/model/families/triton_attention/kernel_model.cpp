@@ -609,8 +609,25 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     if (k_pipe) bufs.add(nbuf * k_tile * kb, kv_cast ? 16 : al(p.d * kb), base, end, Component::B);
     if (kpe_pipe)
       bufs.add(nbuf * kpe_tile * kb, kv_cast ? 16 : al(p.dpe * kb), base + 1, end, Component::B);
+    // tcgen05 in SGLang's _fwd_kernel (num_stages > 1, an ungated loop): an MMA is pipelined
+    // (made asynchronous, its completion wait moved a stage later: AssignLatencies' MMA
+    // latencies, LowerLoops.cpp) where nothing in its iteration reads its result. The QK dot's
+    // result feeds the softmax at once: asynchronous only beside a pipelined K (its wait
+    // follows the buffered load). The PV dot differs by loop: the prefix loop's
+    // `acc * re_scale[:, None] + tl.dot(p, v) * v_scale` reads the product in the iteration
+    // (extend_attention.py:503-504), the extend loop's `acc * re_scale[:, None] + tl.dot(p, v)`
+    // accumulates in tensor memory, read only by the next iteration's rescale (:625), so only
+    // the extend loop's PV MMA is asynchronous. A buffered V keeps one more copy for the
+    // asynchronous MMA only (TTGIR, SGLang extend D 64, 4 warps, S 2 on sm_100: the prefix
+    // loop's V 1x64x64 beside K 2x64x64 and one 2x1xi64 barrier array, the extend loop's K
+    // and V both 2x; run V).
+    const bool sg = v5 && c.l.kernel == AttnKernel::SglangExtend && c.s > 1 && !gated;
+    const bool ext_loop = first_is_prefix ? li == 1 : li == 0;
+    const bool qk_async = sg ? (k_pipe || kpe_pipe) : (k_pipe || v_pipe);
+    const bool pv_async = sg ? ext_loop : (k_pipe || v_pipe);
     if (v_pipe)
-      bufs.add(nbuf * v_tile * kb, kv_cast ? 16 : al(p.dv * kb), base + 2, end, Component::B);
+      bufs.add((sg && !pv_async ? nbuf - 1 : nbuf) * v_tile * kb, kv_cast ? 16 : al(p.dv * kb),
+               base + 2, end, Component::B);
     // SGLang's kv_indices are int64, vLLM's block tables / req_to_tokens int32; one buffer per
     // layout the index is used in (index_copies).
     if (idx_pipe && li < p.paged_loops) {
@@ -637,17 +654,19 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       // A pipelined loop makes both MMAs asynchronous: each completion mbarrier becomes a
       // 2-entry array allocated before the loop (numStages = waitStage - mmaStage + 1,
       // LowerLoops.cpp:709-790, as triton_gemm.cpp; TTGIR: 2x1xi64 at S 2 and S 4).
-      const bool async = k_pipe || v_pipe;
-      if (async) {
+      // (SGLang's _fwd_kernel: each MMA by its own rule, above)
+      const bool async = qk_async || pv_async;
+      if (qk_async)
         bufs.add(16, 16, base + 5, end, Component::KernelBarriers);
-        bufs.add(16, 16, base + 6, end, Component::KernelBarriers);
-        // with DPE a third MMA, tl.dot(qpe, kpe), and its barrier array (TTGIR: three
-        // 2x1xi64 for SGLang's _fwd_kernel_unified D 128 / DPE 64 at S 3)
-        if (p.dpe > 0) bufs.add(16, 16, base + 7, end, Component::KernelBarriers);
-      } else {
+      else
         bufs.add(8, 8, k0 + 1, k0 + 2, Component::KernelBarriers);
+      if (pv_async)
+        bufs.add(16, 16, base + 6, end, Component::KernelBarriers);
+      else
         bufs.add(8, 8, pv + 1, pv + 2, Component::KernelBarriers);
-      }
+      // with DPE a third MMA, tl.dot(qpe, kpe), and its barrier array (TTGIR: three
+      // 2x1xi64 for SGLang's _fwd_kernel_unified D 128 / DPE 64 at S 3)
+      if (async && p.dpe > 0) bufs.add(16, 16, base + 7, end, Component::KernelBarriers);
       const PTmem pt = tcgen05_p_operand(p.m, p.n, db * 8, c.w, c.cc);
       // An 8-bit P stays in shared memory; in a pipelined loop its buffer is allocated before
       // the loop (a mutable local_alloc written by a local_store each iteration, as the
@@ -692,7 +711,14 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // (extend_attention.py:568, 580, 624-625): its dots are not fp8, nothing is promoted, and
     // its V copy is the PV dot's operand, live with P (TTGIR dumps, MLA fp8 extend on sm_90 /
     // sm_100 / sm_121: the 64x512 bf16 V local_alloc live with P's).
-    if (promoted_raw_v(promoted && !ext, p.v_from_k, v_pipe, kv_cast, v_masked)) {
+    if (sg && pv_async && !v_pipe && !p.v_from_k) {
+      // The asynchronous PV MMA of an unbuffered V: the expander peels the first iteration
+      // (its V copy made before the loop) and carries V's copy to the next iteration's wait, so
+      // both copies, the peeled one and the loop's, live through the loop, beside K's (TTGIR,
+      // SGLang extend D 72 (BLOCK_DMODEL 128) on sm_100 at S 2 / 4: three KV loops, the last
+      // with Q, two 64x128 V copies and K at 0 / 16384 / 49152 / 32768; run V).
+      bufs.add(2 * v_tile * kb, al(p.dv * kb), base, end, Component::B);
+    } else if (promoted_raw_v(promoted && !ext, p.v_from_k, v_pipe, kv_cast, v_masked)) {
       bufs.add(v_tile * kb, 16, base + 22, base + 23, Component::B);
     } else if (!p.v_from_k && (!v_pipe || kv_cast || v_masked)) {
       // The loaded tile keeps the cache's type (an fp8 V stays fp8 even where mma.sync promotes
@@ -711,6 +737,7 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       bufs.add(v_tile * vb, al(p.dv * vb), v_copy_start(c.l, v_masked, k0, pv),
                promoted && !ext ? pv + 1 : pv + 2, Component::B);
     }
+    bool p_early = false;  // P's copy starts before the row sum (below)
     // P: the first dot's accumulator, cast to the dot type, becomes the PV dot's A operand:
     // a local_alloc + local_load when that conversion needs shared memory
     // (ReduceDataDuplication.cpp with cvtNeedsSharedMemory) — with every warp along M
@@ -722,8 +749,18 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
       const Flat src = triton::accumulator_layout(acc, {log2i(p.m), log2i(p.n)});
       const Flat dst = triton::dot_operand_layout(0, log2i(std::max(32 / dot_bits, 1)), acc.warps,
                                                   {log2i(p.m), log2i(p.n)});
-      if (mma.version == 2 && triton::cvt_needs_smem(src, dst))
-        bufs.add(p.m * p.n * db, 16, pv + 1, pv + 2, Component::LayoutConversion);
+      // P.to(V.dtype) is a no-op when the dot type is f32 (tf32 mma.sync on f32 activations):
+      // the copy's source is then P = exp(...) itself, defined before the row sum, and
+      // ReorderInstructions moves a local_alloc right after its source's definition
+      // (lib/Dialect/TritonGPU/Transforms/ReorderInstructions.cpp, "alloc(load)" walk; Triton
+      // 3.6): P's copy is live across tl.sum(P, 1)'s scratch, after the row max's (TTGIR: vLLM
+      // unified f32 on sm_80, BLOCK_M 16, TILE_SIZE 16: P 16x16xf32 at the row max's offset,
+      // the row sum's scratch beside it; run V). A cast P is converted at the dot, after both.
+      if (mma.version == 2 && triton::cvt_needs_smem(src, dst)) {
+        p_early = db * 8 == 32;
+        bufs.add(p.m * p.n * db, 16, p_early ? base + 25 : pv + 1, pv + 2,
+                 Component::LayoutConversion);
+      }
     }
     // softmax: tl.max / tl.sum along the KV axis, across the warps that split it. wgmma: the
     // QK dot heads a chain of dots, so warpsPerTileV3 puts every warp along M
@@ -732,10 +769,22 @@ bool two_dot(const Ctx& c, Buffers& bufs) {
     // tcgen05: the QK tmem_load layout (triton_layout.cpp tmem_builder) gives every row to
     // one warp with 4 warps, and with 8 the split-long-M layout (blockM 128) does too; with
     // blockM 64 and 8 warps the second warpgroup takes the upper half of the columns.
-    const long long warps_n = mma.version == 5 ? (c.w == 8 && p.m < 128 ? 2 : 1) : mma.warps[1];
-    if (mma.version != 3)
+    // mma.sync: the warps with unique data along N, an instruction's 8 columns each
+    // (ReduceOpHelper::getInterWarpSizeWithUniqueData, lib/Analysis/Utility.cpp): a 16-wide
+    // tile over 4 warps along N spans 2 (TTGIR: tl.sum's scratch 128 B for [16, 16] f32 under
+    // warpsPerCTA [1, 4]; vLLM unified f32 on sm_80, TILE_SIZE 16; run V).
+    const long long warps_n = mma.version == 5 ? (c.w == 8 && p.m < 128 ? 2 : 1)
+                              : mma.version == 2
+                                  ? std::min<long long>(mma.warps[1], std::max(1LL, p.n / 8))
+                                  : mma.warps[1];
+    // (the row max's scratch, then the row sum's; one buffer where P's copy is not between)
+    if (mma.version != 3) {
       bufs.add(reduce_bytes(p.m, p.n, 1, warps_n), 128, base + 24, base + 25,
                Component::LayoutConversion);
+      if (p_early)
+        bufs.add(reduce_bytes(p.m, p.n, 1, warps_n), 128, base + 26, base + 27,
+                 Component::LayoutConversion);
+    }
   }
   // The epilogue: the accumulator [m, dv] converted to the store's coalesced layout. wgmma: the
   // PV dot heads no chain, so its warps are warpsPerTileV3's and its N mmaVersionToInstrShape's
