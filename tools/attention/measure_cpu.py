@@ -40,26 +40,9 @@ from multiprocessing import Pool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.append(os.path.dirname(HERE))
+from cpu_driver import CpuDriver  # noqa: E402
 
-
-class _Driver:
-    """The active driver as JITFunction.run asks it for a warmup (target, device, stream)."""
-
-    def __init__(self, cc):
-        from triton.backends.compiler import GPUTarget
-        self.target = GPUTarget("cuda", cc, 32)
-
-    def get_current_target(self):
-        return self.target
-
-    def get_current_device(self):
-        return 0
-
-    def get_current_stream(self, device=None):
-        return 0
-
-    def is_active(self):
-        return True
 
 
 def fake_torch():
@@ -228,7 +211,7 @@ def setup(cc):
     if "torch" not in sys.modules:
         sys.modules["torch"] = fake_torch()
     from triton.runtime import driver
-    driver.set_active(_Driver(cc))
+    driver.set_active(CpuDriver(cc))
     import measure_attention as ma
     import triton.language as tl
     # the row format names dtypes as measure_attention.TORCH_TO_NAME does for torch's

@@ -24,26 +24,9 @@ from multiprocessing import Pool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.append(os.path.dirname(HERE))
+from cpu_driver import CpuDriver  # noqa: E402
 
-
-class _Driver:
-    """The active driver as JITFunction.run asks it for a warmup (target, device, stream)."""
-
-    def __init__(self, cc):
-        from triton.backends.compiler import GPUTarget
-        self.target = GPUTarget("cuda", cc, 32)
-
-    def get_current_target(self):
-        return self.target
-
-    def get_current_device(self):
-        return 0
-
-    def get_current_stream(self, device=None):
-        return 0
-
-    def is_active(self):
-        return True
 
 
 def cpu_torch():
@@ -91,7 +74,7 @@ def work(job):
     import triton.language as tl
     from triton.runtime import driver
     import measure_engines as me
-    driver.set_active(_Driver(job["cc"]))
+    driver.set_active(CpuDriver(job["cc"]))
     torch = cpu_torch()
     km = me.kernels()
     out = {"id": job["id"]}
