@@ -104,15 +104,20 @@ def config_text(kernel: str, values: Dict[str, Any], num_warps, num_stages, tail
         parts.append(',"num_warps":%d' % (num_warps if type(num_warps) is int else _int(num_warps, "num_warps", where)))
     if num_stages is not None:
         parts.append(',"stages":%d' % (num_stages if type(num_stages) is int else _int(num_stages, "num_stages", where)))
+    _refuse_unmodelled(values, where)
+    parts.append(tail)
+    parts.append("}")
+    return "".join(parts)
+
+
+def _refuse_unmodelled(values: Dict[str, Any], where: str) -> None:
+    """The fused-MoE kernel's parameters the model does not size: SPLIT_K > 1, USE_TMA."""
     sk = values.get("SPLIT_K")
     if sk is not None and sk != 1:
         raise InputError(f"{where}: field \"SPLIT_K\": {sk!r} is not modelled; allowed: 1", "SPLIT_K")
     if values.get("USE_TMA"):
         raise InputError(f"{where}: field \"USE_TMA\": the TMA variant of the fused-MoE kernel is not modelled; "
                          "allowed: false", "USE_TMA")
-    parts.append(tail)
-    parts.append("}")
-    return "".join(parts)
 
 
 def _ival(v: Any, key: str, where: str) -> int:
@@ -140,12 +145,7 @@ def row(values: Dict[str, Any], num_warps: Any, num_stages: Any,
                              "BLOCK_SIZE_N and BLOCK_SIZE_K", names[0])
         tile.append(_ival(v, n, where))
     n, g = _get(values, _GROUP_KEYS)
-    sk = values.get("SPLIT_K")
-    if sk is not None and sk != 1:
-        raise InputError(f"{where}: field \"SPLIT_K\": {sk!r} is not modelled; allowed: 1", "SPLIT_K")
-    if values.get("USE_TMA"):
-        raise InputError(f"{where}: field \"USE_TMA\": the TMA variant of the fused-MoE kernel is not modelled; "
-                         "allowed: false", "USE_TMA")
+    _refuse_unmodelled(values, where)
     return (tile[0], tile[1], tile[2], -1 if g is None else _ival(g, n, where),
             4 if num_warps is None else _ival(num_warps, "num_warps", where),
             3 if num_stages is None else _ival(num_stages, "num_stages", where))
