@@ -60,3 +60,16 @@ def test_bad_grids():
     # AMD-only knobs are ignored (they do not change NVIDIA shared memory)
     c = dict(vllm_grid()[0], waves_per_eu=2)
     assert tilefit.tuning.filter([c], arch="sm_90") == [c]
+
+
+@pytest.mark.parametrize("extra,field", [({"SPLIT_K": 2}, "SPLIT_K"), ({"USE_TMA": True}, "USE_TMA")])
+def test_fused_moe_parameters_the_model_does_not_size_are_refused_in_both_paths(extra, field):
+    from tilefit import _grid
+    values = dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=64, GROUP_SIZE_M=1, **extra)
+    with pytest.raises(tilefit.InputError) as e:
+        _grid.row(values, 4, 3, "config #0")
+    assert e.value.field == field and "config #0" in str(e.value)
+    with pytest.raises(tilefit.InputError) as e:
+        _grid.config_text("triton_fused_moe", values, 4, 3, "", "config #0")
+    assert e.value.field == field
+    assert _grid.row(dict(values, **{field: 1 if field == "SPLIT_K" else False}), 4, 3, "x")[:3] == (64, 64, 64)
